@@ -1,0 +1,7 @@
+// Umbrella header.
+#pragma once
+
+#include "accelmath/math.h"
+#include "accelmath/scalar.h"
+#include "accelmath/status.h"
+#include "accelmath/verify.h"

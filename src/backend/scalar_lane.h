@@ -1,0 +1,199 @@
+// The scalar "lane": one float or double, with Highway's operation names.
+//
+// Every kernel in src/kernels/ is a template over a descriptor `d` and a vector type `V` and
+// calls only unqualified Highway-style operations (Set, Add, MulAdd, IfThenElse, BitCast, ...).
+// Instantiated with Highway's types it runs on SIMD targets; instantiated with the types below
+// (found by argument-dependent lookup, exactly like Highway's) it runs one element at a time in
+// host code and, since everything here is ACCELMATH_HD, in CUDA device code.
+//
+// Results are bit-identical to the SIMD targets because every operation is a correctly rounded
+// IEEE operation: fma is a true fused multiply-add (std::fma / device fma), Div and Sqrt are IEEE,
+// comparisons are ordered (false when either side is NaN) like Highway's. Kernels must not rely on
+// Min/Max of NaN, whose result differs between Highway targets.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__CUDACC__)
+#define ACCELMATH_HD __host__ __device__ __forceinline__
+#else
+#define ACCELMATH_HD inline __attribute__((always_inline))
+#endif
+
+namespace accelmath::lane {
+
+// Descriptor: names the lane type, like hwy::HWY_NAMESPACE::Simd<T, N, 0>.
+template <typename T>
+struct D {
+  using T_ = T;
+};
+template <typename T>
+struct Vec {
+  T raw;
+};
+template <typename T>
+struct Mask {
+  bool raw;
+};
+
+template <class Desc>
+using TFromD = typename Desc::T_;
+
+namespace detail {
+template <typename T>
+struct Unsigned;
+template <>
+struct Unsigned<float> {
+  using type = uint32_t;
+};
+template <>
+struct Unsigned<double> {
+  using type = uint64_t;
+};
+}  // namespace detail
+
+template <class Desc>
+using RebindToUnsigned = D<typename detail::Unsigned<TFromD<Desc>>::type>;
+
+template <typename T>
+ACCELMATH_HD constexpr size_t Lanes(D<T>) {
+  return 1;
+}
+
+// ---- construction --------------------------------------------------------------------------
+template <typename T, typename A>
+ACCELMATH_HD Vec<T> Set(D<T>, A a) {
+  return Vec<T>{static_cast<T>(a)};
+}
+template <typename T>
+ACCELMATH_HD Vec<T> Zero(D<T>) {
+  return Vec<T>{T(0)};
+}
+template <typename To, typename From>
+ACCELMATH_HD Vec<To> BitCast(D<To>, Vec<From> v) {
+  static_assert(sizeof(To) == sizeof(From), "BitCast needs equal sizes");
+  To out;
+  std::memcpy(&out, &v.raw, sizeof(To));
+  return Vec<To>{out};
+}
+ACCELMATH_HD Vec<double> PromoteTo(D<double>, Vec<float> v) { return Vec<double>{v.raw}; }
+// Round to nearest even, like cvtpd2ps / fcvtn.
+ACCELMATH_HD Vec<float> DemoteTo(D<float>, Vec<double> v) { return Vec<float>{static_cast<float>(v.raw)}; }
+
+// ---- arithmetic (float and double) ---------------------------------------------------------
+template <typename T>
+ACCELMATH_HD Vec<T> Add(Vec<T> a, Vec<T> b) {
+  return Vec<T>{T(a.raw + b.raw)};
+}
+template <typename T>
+ACCELMATH_HD Vec<T> Sub(Vec<T> a, Vec<T> b) {
+  return Vec<T>{T(a.raw - b.raw)};
+}
+template <typename T>
+ACCELMATH_HD Vec<T> Mul(Vec<T> a, Vec<T> b) {
+  return Vec<T>{T(a.raw * b.raw)};
+}
+template <typename T>
+ACCELMATH_HD Vec<T> Div(Vec<T> a, Vec<T> b) {
+  return Vec<T>{a.raw / b.raw};
+}
+ACCELMATH_HD float FusedMulAdd(float a, float b, float c) { return ::fmaf(a, b, c); }
+ACCELMATH_HD double FusedMulAdd(double a, double b, double c) { return ::fma(a, b, c); }
+// a * b + c, rounded once.
+template <typename T>
+ACCELMATH_HD Vec<T> MulAdd(Vec<T> a, Vec<T> b, Vec<T> c) {
+  return Vec<T>{FusedMulAdd(a.raw, b.raw, c.raw)};
+}
+// a * b - c, rounded once.
+template <typename T>
+ACCELMATH_HD Vec<T> MulSub(Vec<T> a, Vec<T> b, Vec<T> c) {
+  return Vec<T>{FusedMulAdd(a.raw, b.raw, -c.raw)};
+}
+// -a * b + c, rounded once.
+template <typename T>
+ACCELMATH_HD Vec<T> NegMulAdd(Vec<T> a, Vec<T> b, Vec<T> c) {
+  return Vec<T>{FusedMulAdd(-a.raw, b.raw, c.raw)};
+}
+ACCELMATH_HD Vec<float> Sqrt(Vec<float> a) { return Vec<float>{::sqrtf(a.raw)}; }
+ACCELMATH_HD Vec<double> Sqrt(Vec<double> a) { return Vec<double>{::sqrt(a.raw)}; }
+template <typename T>
+ACCELMATH_HD Vec<T> Neg(Vec<T> a) {
+  return Vec<T>{-a.raw};
+}
+// Clears the sign bit (also of -0 and NaN), like Highway.
+ACCELMATH_HD Vec<float> Abs(Vec<float> a) { return Vec<float>{::fabsf(a.raw)}; }
+ACCELMATH_HD Vec<double> Abs(Vec<double> a) { return Vec<double>{::fabs(a.raw)}; }
+// Defined for non-NaN inputs only (see the header comment).
+template <typename T>
+ACCELMATH_HD Vec<T> Min(Vec<T> a, Vec<T> b) {
+  return Vec<T>{a.raw < b.raw ? a.raw : b.raw};
+}
+template <typename T>
+ACCELMATH_HD Vec<T> Max(Vec<T> a, Vec<T> b) {
+  return Vec<T>{a.raw > b.raw ? a.raw : b.raw};
+}
+
+// ---- integer lanes (unsigned, for bit manipulation) ----------------------------------------
+template <int kBits, typename T>
+ACCELMATH_HD Vec<T> ShiftRight(Vec<T> a) {
+  return Vec<T>{T(a.raw >> kBits)};
+}
+template <int kBits, typename T>
+ACCELMATH_HD Vec<T> ShiftLeft(Vec<T> a) {
+  return Vec<T>{T(a.raw << kBits)};
+}
+template <typename T>
+ACCELMATH_HD Vec<T> Or(Vec<T> a, Vec<T> b) {
+  return Vec<T>{T(a.raw | b.raw)};
+}
+template <typename T>
+ACCELMATH_HD Vec<T> And(Vec<T> a, Vec<T> b) {
+  return Vec<T>{T(a.raw & b.raw)};
+}
+
+// ---- comparisons and masks (ordered: false if either operand is NaN) -----------------------
+template <typename T>
+ACCELMATH_HD Mask<T> Lt(Vec<T> a, Vec<T> b) {
+  return Mask<T>{a.raw < b.raw};
+}
+template <typename T>
+ACCELMATH_HD Mask<T> Le(Vec<T> a, Vec<T> b) {
+  return Mask<T>{a.raw <= b.raw};
+}
+template <typename T>
+ACCELMATH_HD Mask<T> Gt(Vec<T> a, Vec<T> b) {
+  return Mask<T>{a.raw > b.raw};
+}
+template <typename T>
+ACCELMATH_HD Mask<T> Ge(Vec<T> a, Vec<T> b) {
+  return Mask<T>{a.raw >= b.raw};
+}
+template <typename T>
+ACCELMATH_HD Mask<T> Eq(Vec<T> a, Vec<T> b) {
+  return Mask<T>{a.raw == b.raw};
+}
+template <typename T>
+ACCELMATH_HD Mask<T> And(Mask<T> a, Mask<T> b) {
+  return Mask<T>{a.raw && b.raw};
+}
+template <typename T>
+ACCELMATH_HD Mask<T> Or(Mask<T> a, Mask<T> b) {
+  return Mask<T>{a.raw || b.raw};
+}
+template <typename T>
+ACCELMATH_HD Mask<T> Not(Mask<T> a) {
+  return Mask<T>{!a.raw};
+}
+template <typename T>
+ACCELMATH_HD Vec<T> IfThenElse(Mask<T> m, Vec<T> yes, Vec<T> no) {
+  return m.raw ? yes : no;
+}
+template <typename T>
+ACCELMATH_HD Vec<T> IfThenElseZero(Mask<T> m, Vec<T> yes) {
+  return m.raw ? yes : Vec<T>{T(0)};
+}
+
+}  // namespace accelmath::lane

@@ -1,0 +1,99 @@
+// ndtri: the inverse of the standard normal CDF. The only place its algorithms live.
+//
+// ndtri(p) = x with P(Z <= x) = p, Z ~ N(0, 1); ndtri(p) = sqrt(2) erfinv(2p - 1).
+// Special values (both variants): p = +-0 -> -inf; p = 1 -> +inf; p < 0, p > 1, NaN, +-inf -> NaN;
+// p = 0.5 -> +0. Symmetry ndtri(1 - p) = -ndtri(p) is exact wherever 1 - p is exact in float32.
+// Branch-free: every lane computes every region; masks pick; special values are written last.
+#if defined(ACCELMATH_KERNELS_NDTRI_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACCELMATH_KERNELS_NDTRI_INL_H_
+#undef ACCELMATH_KERNELS_NDTRI_INL_H_
+#else
+#define ACCELMATH_KERNELS_NDTRI_INL_H_
+#endif
+
+#include <limits>
+
+#include "kernels/common-inl.h"
+#include "kernels/log-inl.h"
+#include "kernels/ndtri_coeffs.h"
+
+namespace accelmath::ACCELMATH_KNS {
+
+// Overwrites the lanes whose p is not in (0, 1): 0 -> -inf, 1 -> +inf, the rest (also NaN) -> NaN.
+template <class D, class V>
+inline V NdtriSpecials(D d, V p, V x) {
+  using T = TFromD<D>;
+  const V zero = Zero(d);
+  const V one = Set(d, T(1));
+  x = IfThenElse(Eq(p, zero), Set(d, -std::numeric_limits<T>::infinity()), x);
+  x = IfThenElse(Eq(p, one), Set(d, std::numeric_limits<T>::infinity()), x);
+  return IfThenElse(And(Ge(p, zero), Le(p, one)), x, Set(d, std::numeric_limits<T>::quiet_NaN()));
+}
+
+// Default ndtri, evaluated in binary64 lanes: `p` holds float32 values (exactly), the result is
+// rounded to float32 by the caller, once. Every step below is accurate to ~1e-15 relative, so
+// the float32 result is within 0.5 ulp + a few 1e-5 ulp of the exact value (measured maximum:
+// docs/accuracy.md, `accelmath sweep ndtri`).
+//   Centre, |p - 1/2| <= 0.425 (|u| <= 0.85, u = 2p - 1 exact):
+//     x = u P(u^2 - shift), P the degree-19 Chebyshev interpolant of sqrt(2) erfinv(u)/u in
+//     w = u^2 (rel. error 2.3e-12, tools/coeffs/ndtri.py). Odd in u, so the symmetry is exact.
+//   Tails: t = min(p, 1 - p) (exact), r = sqrt(-ln t) (ln: LogOfNormal in binary64, where every
+//     float32 t, subnormals included, is normal); x = -R(r) for p < 1/2, +R(r) otherwise, with
+//     R the AS241 (Wichura 1988) rationals in r - 1.6 for r <= 5 and in r - 5 beyond
+//     (rel. error < 1e-16), selected per lane in one evaluation.
+template <class D, class V>
+inline V NdtriF64(D d, V p) {
+  static_assert(sizeof(TFromD<D>) == 8, "NdtriF64 runs in binary64 lanes");
+  const V half = Set(d, 0.5);
+  const V q = Sub(p, half);
+  const V u = Add(q, q);
+  const V w = Mul(u, u);
+  const V centre = Mul(u, Horner(d, Sub(w, Set(d, coeffs::kNdtriCentreShift)), coeffs::kNdtriCentre));
+
+  const V t = Min(p, Sub(Set(d, 1.0), p));
+  const V r = Sqrt(Neg(LogOfNormal(d, t, coeffs::kLogAtanh, coeffs::kLn2)));
+  const auto near = Le(r, Set(d, 5.0));
+  const V s = Sub(r, IfThenElse(near, Set(d, 1.6), Set(d, 5.0)));
+  const V num = HornerSelect(d, near, s, coeffs::kAs241NumA, coeffs::kAs241NumB);
+  const V den = HornerSelect(d, near, s, coeffs::kAs241DenA, coeffs::kAs241DenB);
+  const V tail = Div(num, den);
+
+  const V x = IfThenElse(Le(Abs(q), Set(d, 0.425)), centre, IfThenElse(Lt(p, half), Neg(tail), tail));
+  return NdtriSpecials(d, p, x);
+}
+
+// The proposal's configuration ("taskbook"), all in float32 lanes, reproduced as written:
+//   Centre |u| <= 0.85, u = 2p - 1 (one fma): x = sqrt(2) u (c0 + u^2 (c1 + ... + u^2 c23)), the
+//     24-term Maclaurin series of erfinv (truncation error 1.1e-5 relative at |u| = 0.85).
+//   Tails: t = min(p, 1 - p), r = sqrt(-ln t) with ln in float32; for t < 2^-126,
+//     ln t = ln(t 2^64) - 64 ln 2 keeps the log in its normal range; AS241 rationals with
+//     float32 coefficients in r - 1.6 (r <= 5) and r - 5 (r > 5); sign from p < 1/2.
+// It passes the dual-threshold 1e-4 standard but is far from float32 accuracy near |u| = 0.85;
+// measured errors are in docs/accuracy.md (`accelmath sweep ndtri --variant taskbook`).
+template <class D, class V>
+inline V NdtriTaskbook(D d, V p) {
+  static_assert(sizeof(TFromD<D>) == 4, "the taskbook variant runs in float32 lanes");
+  const V one = Set(d, 1.0f);
+  const V half = Set(d, 0.5f);
+  const V u = MulSub(p, Set(d, 2.0f), one);
+  const V centre = Mul(Mul(Set(d, coeffs::kSqrt2F), u), Horner(d, Mul(u, u), coeffs::kTaskbookSeries));
+
+  const V t = Min(p, Sub(one, p));
+  const auto tiny = Lt(t, Set(d, 0x1p-126f));
+  const V t_scaled = IfThenElse(tiny, Mul(t, Set(d, 0x1p64f)), t);
+  const V ln_t = Sub(LogOfNormal(d, t_scaled, coeffs::kLogAtanhF, coeffs::kLn2F),
+                     IfThenElseZero(tiny, Set(d, coeffs::k64Ln2F)));
+  const V r = Sqrt(Neg(ln_t));
+  const auto near = Le(r, Set(d, 5.0f));
+  const V s = Sub(r, IfThenElse(near, Set(d, 1.6f), Set(d, 5.0f)));
+  const V num = HornerSelect(d, near, s, coeffs::kAs241NumAF, coeffs::kAs241NumBF);
+  const V den = HornerSelect(d, near, s, coeffs::kAs241DenAF, coeffs::kAs241DenBF);
+  const V tail = Div(num, den);
+
+  const V x = IfThenElse(Le(Abs(u), Set(d, 0.85f)), centre, IfThenElse(Lt(p, half), Neg(tail), tail));
+  return NdtriSpecials(d, p, x);
+}
+
+}  // namespace accelmath::ACCELMATH_KNS
+
+#endif  // ACCELMATH_KERNELS_NDTRI_INL_H_ toggle

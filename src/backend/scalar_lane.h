@@ -188,6 +188,14 @@ ACCELMATH_HD Mask<T> Not(Mask<T> a) {
   return Mask<T>{!a.raw};
 }
 template <typename T>
+ACCELMATH_HD bool AllTrue(D<T>, Mask<T> m) {
+  return m.raw;
+}
+template <typename T>
+ACCELMATH_HD bool AllFalse(D<T>, Mask<T> m) {
+  return !m.raw;
+}
+template <typename T>
 ACCELMATH_HD Vec<T> IfThenElse(Mask<T> m, Vec<T> yes, Vec<T> no) {
   return m.raw ? yes : no;
 }

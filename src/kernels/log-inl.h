@@ -35,7 +35,7 @@ inline V LogOfNormal(D d, V x, const T (&atanh_coeffs)[N], T ln2) {
   const V f = Sub(m, Set(d, T(1)));
   const V s = Div(f, Add(f, Set(d, T(2))));
   const V z = Mul(s, s);
-  const V ln_m = MulAdd(Mul(s, z), Horner(d, z, atanh_coeffs), Add(s, s));
+  const V ln_m = MulAdd(Mul(s, z), Estrin(d, z, atanh_coeffs), Add(s, s));
   return MulAdd(k, Set(d, ln2), ln_m);
 }
 

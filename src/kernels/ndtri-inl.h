@@ -36,30 +36,50 @@ inline V NdtriSpecials(D d, V p, V x) {
 // docs/accuracy.md, `accelmath sweep ndtri`).
 //   Centre, |p - 1/2| <= 0.425 (|u| <= 0.85, u = 2p - 1 exact):
 //     x = u P(u^2 - shift), P the degree-19 Chebyshev interpolant of sqrt(2) erfinv(u)/u in
-//     w = u^2 (rel. error 2.3e-12, tools/coeffs/ndtri.py). Odd in u, so the symmetry is exact.
+//     w = u^2 (rel. error 2.3e-12, tools/coeffs/ndtri.py), by Estrin's scheme. Odd in u, so the
+//     symmetry is exact.
 //   Tails: t = min(p, 1 - p) (exact), r = sqrt(-ln t) (ln: LogOfNormal in binary64, where every
 //     float32 t, subnormals included, is normal); x = -R(r) for p < 1/2, +R(r) otherwise, with
 //     R the AS241 (Wichura 1988) rationals in r - 1.6 for r <= 5 and in r - 5 beyond
 //     (rel. error < 1e-16), selected per lane in one evaluation.
+// NdtriF64 = IfThenElse(InNdtriCentre, NdtriCentreF64, NdtriTailF64): the array driver may also
+// evaluate the two regions on different lanes (it compacts the tail lanes), with the same bits.
 template <class D, class V>
-inline V NdtriF64(D d, V p) {
-  static_assert(sizeof(TFromD<D>) == 8, "NdtriF64 runs in binary64 lanes");
-  const V half = Set(d, 0.5);
-  const V q = Sub(p, half);
-  const V u = Add(q, q);
-  const V w = Mul(u, u);
-  const V centre = Mul(u, Horner(d, Sub(w, Set(d, coeffs::kNdtriCentreShift)), coeffs::kNdtriCentre));
+inline auto InNdtriCentre(D d, V p) {
+  return Le(Abs(Sub(p, Set(d, 0.5))), Set(d, 0.425));
+}
 
+// Valid where InNdtriCentre (no special values there).
+template <class D, class V>
+inline V NdtriCentreF64(D d, V p) {
+  static_assert(sizeof(TFromD<D>) == 8, "NdtriCentreF64 runs in binary64 lanes");
+  const V q = Sub(p, Set(d, 0.5));
+  const V u = Add(q, q);
+  return Mul(u, Estrin(d, MulSub(u, u, Set(d, coeffs::kNdtriCentreShift)), coeffs::kNdtriCentre));
+}
+
+// Valid where !InNdtriCentre; includes every special value.
+template <class D, class V>
+inline V NdtriTailF64(D d, V p) {
+  static_assert(sizeof(TFromD<D>) == 8, "NdtriTailF64 runs in binary64 lanes");
   const V t = Min(p, Sub(Set(d, 1.0), p));
   const V r = Sqrt(Neg(LogOfNormal(d, t, coeffs::kLogAtanh, coeffs::kLn2)));
   const auto near = Le(r, Set(d, 5.0));
   const V s = Sub(r, IfThenElse(near, Set(d, 1.6), Set(d, 5.0)));
-  const V num = HornerSelect(d, near, s, coeffs::kAs241NumA, coeffs::kAs241NumB);
-  const V den = HornerSelect(d, near, s, coeffs::kAs241DenA, coeffs::kAs241DenB);
+  const V num = EstrinSelect(d, near, s, coeffs::kAs241NumA, coeffs::kAs241NumB);
+  const V den = EstrinSelect(d, near, s, coeffs::kAs241DenA, coeffs::kAs241DenB);
   const V tail = Div(num, den);
+  return NdtriSpecials(d, p, IfThenElse(Lt(p, Set(d, 0.5)), Neg(tail), tail));
+}
 
-  const V x = IfThenElse(Le(Abs(q), Set(d, 0.425)), centre, IfThenElse(Lt(p, half), Neg(tail), tail));
-  return NdtriSpecials(d, p, x);
+template <class D, class V>
+inline V NdtriF64(D d, V p) {
+  const auto in_centre = InNdtriCentre(d, p);
+  // Whole-vector skips (never per lane): a region no lane needs is not evaluated. Each lane's
+  // value does not depend on them, so the result is the same bits either way.
+  if (AllTrue(d, in_centre)) return NdtriCentreF64(d, p);
+  if (AllFalse(d, in_centre)) return NdtriTailF64(d, p);
+  return IfThenElse(in_centre, NdtriCentreF64(d, p), NdtriTailF64(d, p));
 }
 
 // The proposal's configuration ("taskbook"), all in float32 lanes, reproduced as written:
@@ -86,8 +106,8 @@ inline V NdtriTaskbook(D d, V p) {
   const V r = Sqrt(Neg(ln_t));
   const auto near = Le(r, Set(d, 5.0f));
   const V s = Sub(r, IfThenElse(near, Set(d, 1.6f), Set(d, 5.0f)));
-  const V num = HornerSelect(d, near, s, coeffs::kAs241NumAF, coeffs::kAs241NumBF);
-  const V den = HornerSelect(d, near, s, coeffs::kAs241DenAF, coeffs::kAs241DenBF);
+  const V num = EstrinSelect(d, near, s, coeffs::kAs241NumAF, coeffs::kAs241NumBF);
+  const V den = EstrinSelect(d, near, s, coeffs::kAs241DenAF, coeffs::kAs241DenBF);
   const V tail = Div(num, den);
 
   const V x = IfThenElse(Le(Abs(u), Set(d, 0.85f)), centre, IfThenElse(Lt(p, half), Neg(tail), tail));

@@ -1,0 +1,77 @@
+// ndtri throughput, single thread, side by side with Boost.Math in the same run.
+//   build/bench_ndtri --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// Inputs: uniform random p in (0, 1), random order (about 15% of them in the tails).
+// bench/ndtri_ratios.py turns the JSON output into the ratio table of docs/performance.md.
+#include <benchmark/benchmark.h>
+
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/special_functions/erf.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "accelmath/accelmath.h"
+
+namespace {
+
+std::vector<float> Inputs(std::size_t n) {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<float> p(n);
+  for (auto& x : p) {
+    do x = u(rng);
+    while (x == 0.0f);
+  }
+  return p;
+}
+
+template <class Fn>
+void Run(benchmark::State& state, Fn fn) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const std::vector<float> p = Inputs(n);
+  std::vector<float> x(n);
+  for (auto _ : state) {
+    fn(std::span<float>(x), std::span<const float>(p));
+    benchmark::DoNotOptimize(x.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(n));
+}
+
+void BM_accelmath_ndtri(benchmark::State& s) {
+  Run(s, [](std::span<float> x, std::span<const float> p) { accelmath::ndtri(x, p); });
+}
+void BM_accelmath_ndtri_taskbook(benchmark::State& s) {
+  Run(s, [](std::span<float> x, std::span<const float> p) { accelmath::ndtri_taskbook(x, p); });
+}
+void BM_accelmath_scalar_ndtri(benchmark::State& s) {
+  Run(s, [](std::span<float> x, std::span<const float> p) {
+    for (std::size_t i = 0; i < p.size(); ++i) x[i] = accelmath::scalar::ndtri(p[i]);
+  });
+}
+void BM_boost_quantile_normal_float(benchmark::State& s) {
+  const boost::math::normal_distribution<float> nd;
+  Run(s, [&](std::span<float> x, std::span<const float> p) {
+    for (std::size_t i = 0; i < p.size(); ++i) x[i] = boost::math::quantile(nd, p[i]);
+  });
+}
+void BM_boost_erf_inv_float(benchmark::State& s) {
+  Run(s, [](std::span<float> x, std::span<const float> p) {
+    for (std::size_t i = 0; i < p.size(); ++i) x[i] = float(M_SQRT2) * boost::math::erf_inv(2.0f * p[i] - 1.0f);
+  });
+}
+
+void Sizes(benchmark::internal::Benchmark* b) {
+  for (int64_t n : {1 << 10, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16, 1 << 24}) b->Arg(n);
+}
+
+BENCHMARK(BM_accelmath_ndtri)->Apply(Sizes);
+BENCHMARK(BM_accelmath_ndtri_taskbook)->Apply(Sizes);
+BENCHMARK(BM_accelmath_scalar_ndtri)->Apply(Sizes);
+BENCHMARK(BM_boost_quantile_normal_float)->Apply(Sizes);
+BENCHMARK(BM_boost_erf_inv_float)->Apply(Sizes);
+
+}  // namespace
+
+BENCHMARK_MAIN();

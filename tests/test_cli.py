@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the accelmath CLI's file handling (run, verify). Usage: test_cli.py ACCELMATH."""
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from scipy import special
+
+EXE = sys.argv[1]
+failures = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(*args):
+    p = subprocess.run([EXE, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def max_ulp(y32, p):
+    exact = special.ndtri(p.astype(np.float64))
+    fin = np.isfinite(exact)
+    spacing = np.spacing(np.abs(exact[fin]).astype(np.float32)).astype(np.float64)
+    return float(np.max(np.abs(y32[fin].astype(np.float64) - exact[fin]) / spacing)) if fin.any() else 0.0
+
+
+with tempfile.TemporaryDirectory() as d:
+    P = lambda name: os.path.join(d, name)
+    rng = np.random.default_rng(5)
+
+    # Shapes are kept, values are right (vs SciPy in double), memory order is kept.
+    for shape in [(), (1,), (7,), (2, 3, 5), (4, 1, 3, 2)]:
+        p = rng.uniform(0, 1, size=shape).astype(np.float32)
+        np.save(P("p.npy"), p)
+        for variant in ["default", "taskbook"]:
+            rc, _, err = run("run", "--op", "ndtri", "--variant", variant, "--in", P("p.npy"), "--out", P("x.npy"))
+            x = np.load(P("x.npy"))
+            check(rc == 0 and x.shape == p.shape and x.dtype == np.float32, f"run {variant} shape {shape}")
+            if variant == "default":
+                check(max_ulp(x.ravel(), p.ravel()) <= 1.0, f"run default values within 1 ulp, shape {shape}")
+    pf = np.asfortranarray(rng.uniform(0, 1, size=(3, 4)).astype(np.float32))
+    np.save(P("pf.npy"), pf)
+    rc, _, _ = run("run", "--in", P("pf.npy"), "--out", P("xf.npy"))
+    xf = np.load(P("xf.npy"))
+    check(rc == 0 and xf.flags.f_contiguous and max_ulp(xf, pf) <= 1.0, "run keeps Fortran order and element positions")
+    np.save(P("empty.npy"), np.zeros((0, 3), np.float32))
+    rc, _, _ = run("run", "--in", P("empty.npy"), "--out", P("xe.npy"))
+    check(rc == 0 and np.load(P("xe.npy")).shape == (0, 3), "run on an empty array")
+
+    # Bad inputs: exit 2, one line naming the problem, no output file left behind.
+    good = P("good.npy")
+    np.save(good, rng.uniform(0, 1, size=100).astype(np.float32))
+    raw = open(good, "rb").read()
+    open(P("trunc.npy"), "wb").write(raw[:-10])
+    open(P("hdr.npy"), "wb").write(raw[:8] + b"\xff\x7f" + raw[10:40])
+    open(P("text.npy"), "w").write("hello\n")
+    open(P("garbled.npy"), "wb").write(raw[:10] + b"{'descr': '<f4', 'fortran_order': Maybe, 'shape': (100,), }" + raw[70:])
+    np.save(P("f64.npy"), np.zeros(5, np.float64))
+    np.save(P("i32.npy"), np.zeros(5, np.int32))
+    cases = {
+        "f64.npy": "dtype",
+        "i32.npy": "dtype",
+        "trunc.npy": "truncated",
+        "hdr.npy": "truncated",
+        "text.npy": "not a .npy",
+        "garbled.npy": "fortran_order",
+        "missing.npy": "cannot open",
+    }
+    for name, word in cases.items():
+        out = P("out_" + name)
+        rc, so, err = run("run", "--op", "ndtri", "--in", P(name), "--out", out)
+        lines = err.strip().splitlines()
+        check(rc == 2 and len(lines) == 1 and word in lines[0] and not os.path.exists(out),
+              f"run rejects {name}: exit {rc}, message {lines}")
+    rc, _, err = run("run", "--in", good, "--out", os.path.join(d, "no_such_dir", "x.npy"))
+    check(rc == 2 and "cannot write" in err, "run reports an unwritable output")
+    check(not any(f.startswith("out_") or ".tmp." in f for f in os.listdir(d)), "no partial output files remain")
+    rc, _, _ = run("run", "--op", "erf", "--in", good, "--out", P("z.npy"))
+    check(rc == 2, "run rejects an unknown op")
+
+    # verify: pass, fail, bad input.
+    p = rng.uniform(0, 1, size=4096).astype(np.float32)
+    np.save(P("vp.npy"), p)
+    np.save(P("golden.npy"), special.ndtri(p.astype(np.float64)).astype(np.float32))
+    run("run", "--in", P("vp.npy"), "--out", P("actual.npy"))
+    rc, so, _ = run("verify", "--golden", P("golden.npy"), "--actual", P("actual.npy"))
+    check(rc == 0 and "verdict: PASS" in so and "error ratio" in so, "verify passes SciPy vs ours")
+    rc, so, _ = run("verify", "--golden", P("golden.npy"), "--actual", P("actual.npy"), "--standard", "mere-mare")
+    check(rc == 0 and "MERE" in so, "verify mere-mare passes")
+    bad = np.load(P("actual.npy"))
+    bad[:5] += 0.01
+    np.save(P("bad.npy"), bad)
+    rc, so, _ = run("verify", "--golden", P("golden.npy"), "--actual", P("bad.npy"))
+    check(rc == 1 and "verdict: FAIL" in so and "errors: 5" in so, "verify fails 5 bad elements of 4096")
+    rc, so, _ = run("verify", "--golden", P("golden.npy"), "--actual", P("bad.npy"), "--max-error-ratio", "0.01")
+    check(rc == 0, "verify --max-error-ratio loosens the ratio")
+    np.save(P("short.npy"), bad[:100])
+    rc, _, err = run("verify", "--golden", P("golden.npy"), "--actual", P("short.npy"))
+    check(rc == 2 and "shape mismatch" in err, "verify rejects a shape mismatch")
+    np.save(P("g64.npy"), special.ndtri(p.astype(np.float64)))
+    rc, _, err = run("verify", "--golden", P("g64.npy"), "--actual", P("actual.npy"))
+    check(rc == 2 and "dtype mismatch" in err, "verify rejects a dtype mismatch")
+    rc, _, err = run("verify", "--golden", P("missing.npy"), "--actual", P("actual.npy"))
+    check(rc == 2, "verify rejects a missing file")
+    rc, _, _ = run("verify", "--golden", P("golden.npy"))
+    check(rc == 2, "verify without --actual is a usage error")
+
+print(f"{len(failures)} failed")
+sys.exit(1 if failures else 0)

@@ -5,6 +5,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <array>
+
 #include "dispatch/lane_loops.h"
 
 #define ACCELMATH_KNS HWY_NAMESPACE
@@ -12,6 +14,7 @@ HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {
 using namespace hwy::HWY_NAMESPACE;  // NOLINT: the kernels call Highway's ops unqualified
 }  // namespace accelmath::HWY_NAMESPACE
+#include "backend/pair-inl.h"
 #include "kernels/ndtri-inl.h"
 
 namespace accelmath::HWY_NAMESPACE {
@@ -20,49 +23,90 @@ namespace accelmath::HWY_NAMESPACE {
 // lane, which gives the same bits (a non-fused MulAdd would not).
 #if HWY_NATIVE_FMA && HWY_HAVE_FLOAT64
 
+#if HWY_TARGET == HWY_AVX2
+// AVX2 has no compress instruction and Highway 1.0.3's CompressStore for 64-bit lanes copies its
+// lookup table onto the stack on every call, so: our own table, built at compile time. Row m
+// (bit l set = lane l is wanted) lists the wanted lanes first, as pairs of 32-bit lane indices
+// for TableLookupLanes on the vector viewed as 8 x u32.
+constexpr auto kCompress4x64 = [] {
+  std::array<uint32_t, 16 * 8> t{};
+  for (uint32_t m = 0; m < 16; ++m) {
+    uint32_t pos = 0;
+    for (uint32_t pass = 0; pass < 2; ++pass) {
+      for (uint32_t l = 0; l < 4; ++l) {
+        if (((m >> l) & 1) == (pass == 0 ? 1u : 0u)) t[m * 8 + 2 * pos] = 2 * l, t[m * 8 + 2 * pos + 1] = 2 * l + 1, ++pos;
+      }
+    }
+  }
+  return t;
+}();
+#endif
+
+// Appends the lanes of v (and of w) selected by `take` at out_v + n (out_w + n); returns how many.
+// May write a whole vector past the appended lanes.
+template <class D, class M, class V>
+HWY_INLINE size_t Append(D d, M take, V v, V w, TFromD<D>* out_v, TFromD<D>* out_w) {
+#if HWY_TARGET == HWY_AVX2
+  uint8_t bits[8] = {};
+  StoreMaskBits(d, take, bits);
+  const Repartition<uint32_t, D> du32;
+  const auto idx = IndicesFromVec(du32, LoadU(du32, kCompress4x64.data() + 8 * bits[0]));
+  StoreU(BitCast(d, TableLookupLanes(BitCast(du32, v), idx)), d, out_v);
+  StoreU(BitCast(d, TableLookupLanes(BitCast(du32, w), idx)), d, out_w);
+  return CountTrue(d, take);
+#else
+  CompressStore(w, take, d, out_w);
+  return CompressStore(v, take, d, out_v);
+#endif
+}
+
 // float32 in, binary64 lanes inside, float32 out. Blocks of kBlock elements: every lane gets the
-// cheap centre formula and is stored; the lanes outside the centre (about 15% of uniform p, but
-// half of all 4-lane vectors) are compacted and evaluated densely by the tail formula, then
-// scattered back. (Compaction by mask bits: Highway 1.0.3's CompressStore for doubles copies a
-// table on every call, which cost more than the tail itself.) The same per-lane functions as NdtriF64, so the same bits; the
-// partial last vector uses masked loads and stores, so nothing past n is touched.
+// cheap centre formula (two vectors at a time, interleaved: backend/pair-inl.h) and is stored;
+// the lanes outside the centre (about 15% of uniform p, but half of all 4-lane vectors) are
+// appended to a small buffer without a branch (a branch on "any tail lane?" mispredicts for half
+// of all uniform vectors), evaluated densely by the tail formula, and scattered back over the
+// centre values. The same per-lane functions as NdtriF64, so the same bits. The partial last
+// vector uses masked loads and stores, so nothing past n is touched.
 void NdtriArray(const float* src, float* dst, size_t n) {
   const ScalableTag<double> dd;
   const Rebind<float, decltype(dd)> df;
   const size_t N = Lanes(dd);
   constexpr size_t kBlock = 256;
-  constexpr size_t kSlack = HWY_MAX_BYTES / sizeof(double);  // CompressStore writes whole vectors
-  HWY_ALIGN double tail_p[kBlock + kSlack] = {};
-  HWY_ALIGN float tail_x[kBlock + kSlack];
-  uint32_t tail_i[kBlock];
-  HWY_ALIGN double lanes[kSlack];
-  uint8_t bits[(kSlack + 7) / 8 + 8] = {};
+  constexpr size_t kSlack = HWY_MAX_BYTES / sizeof(double);  // appends write whole vectors
+  HWY_ALIGN double tail_p[kBlock + 2 * kSlack] = {};
+  HWY_ALIGN double tail_i[kBlock + kSlack];
+  HWY_ALIGN float tail_x[kBlock + 2 * kSlack];
+  const auto iota = Iota(dd, 0.0);
   for (size_t b = 0; b < n; b += kBlock) {
     const size_t m = HWY_MIN(kBlock, n - b);
     size_t nt = 0;
-    for (size_t i = 0; i < m; i += N) {
+    size_t i = 0;
+    for (; i + 2 * N <= m; i += 2 * N) {
+      const auto p0 = PromoteTo(dd, LoadU(df, src + b + i));
+      const auto p1 = PromoteTo(dd, LoadU(df, src + b + i + N));
+      const auto c0 = InNdtriCentre(dd, p0), c1 = InNdtriCentre(dd, p1);
+      const auto x = NdtriCentreF64(Pair<decltype(dd)>{dd}, PairVec<decltype(dd)>{p0, p1});
+      StoreU(DemoteTo(df, x.a), df, dst + b + i);
+      StoreU(DemoteTo(df, x.b), df, dst + b + i + N);
+      nt += Append(dd, Not(c0), p0, Add(iota, Set(dd, double(i))), tail_p + nt, tail_i + nt);
+      nt += Append(dd, Not(c1), p1, Add(iota, Set(dd, double(i + N))), tail_p + nt, tail_i + nt);
+    }
+    for (; i < m; i += N) {  // at most one full and one partial vector
       const size_t k = HWY_MIN(N, m - i);
       const auto live = FirstN(df, k);
-      const auto p = PromoteTo(dd, k == N ? LoadU(df, src + b + i) : MaskedLoad(live, df, src + b + i));
-      const auto in_centre = InNdtriCentre(dd, p);
-      if (AllFalse(dd, in_centre)) {  // a whole vector of tail lanes needs no compaction
-        const auto x = DemoteTo(df, NdtriTailF64(dd, p));
-        if (k == N) StoreU(x, df, dst + b + i); else BlendedStore(x, live, df, dst + b + i);
-        continue;
-      }
-      const auto x = DemoteTo(df, NdtriCentreF64(dd, p));  // tail lanes are overwritten below
-      if (k == N) StoreU(x, df, dst + b + i); else BlendedStore(x, live, df, dst + b + i);
-      if (AllTrue(dd, in_centre)) continue;
-      StoreMaskBits(dd, in_centre, bits);
-      Store(p, dd, lanes);
-      for (size_t l = 0; l < k; ++l) {
-        if (!((bits[l / 8] >> (l % 8)) & 1)) tail_p[nt] = lanes[l], tail_i[nt++] = uint32_t(i + l);
-      }
+      const auto p = PromoteTo(dd, MaskedLoad(live, df, src + b + i));
+      BlendedStore(DemoteTo(df, NdtriCentreF64(dd, p)), live, df, dst + b + i);
+      const auto take = AndNot(InNdtriCentre(dd, p), FirstN(dd, k));
+      nt += Append(dd, take, p, Add(iota, Set(dd, double(i))), tail_p + nt, tail_i + nt);
     }
-    for (size_t j = 0; j < nt; j += N) {
-      StoreU(DemoteTo(df, NdtriTailF64(dd, LoadU(dd, tail_p + j))), df, tail_x + j);
+    size_t j = 0;
+    for (; j + N < nt; j += 2 * N) {
+      const auto x = NdtriTailF64(Pair<decltype(dd)>{dd}, PairVec<decltype(dd)>{LoadU(dd, tail_p + j), LoadU(dd, tail_p + j + N)});
+      StoreU(DemoteTo(df, x.a), df, tail_x + j);
+      StoreU(DemoteTo(df, x.b), df, tail_x + j + N);
     }
-    for (size_t j = 0; j < nt; ++j) dst[b + tail_i[j]] = tail_x[j];
+    for (; j < nt; j += N) StoreU(DemoteTo(df, NdtriTailF64(dd, LoadU(dd, tail_p + j))), df, tail_x + j);
+    for (size_t j = 0; j < nt; ++j) dst[b + static_cast<size_t>(tail_i[j])] = tail_x[j];
   }
 }
 

@@ -52,7 +52,6 @@ inline auto InNdtriCentre(D d, V p) {
 // Valid where InNdtriCentre (no special values there).
 template <class D, class V>
 inline V NdtriCentreF64(D d, V p) {
-  static_assert(sizeof(TFromD<D>) == 8, "NdtriCentreF64 runs in binary64 lanes");
   const V q = Sub(p, Set(d, 0.5));
   const V u = Add(q, q);
   return Mul(u, Estrin(d, MulSub(u, u, Set(d, coeffs::kNdtriCentreShift)), coeffs::kNdtriCentre));
@@ -61,7 +60,6 @@ inline V NdtriCentreF64(D d, V p) {
 // Valid where !InNdtriCentre; includes every special value.
 template <class D, class V>
 inline V NdtriTailF64(D d, V p) {
-  static_assert(sizeof(TFromD<D>) == 8, "NdtriTailF64 runs in binary64 lanes");
   const V t = Min(p, Sub(Set(d, 1.0), p));
   const V r = Sqrt(Neg(LogOfNormal(d, t, coeffs::kLogAtanh, coeffs::kLn2)));
   const auto near = Le(r, Set(d, 5.0));

@@ -10,14 +10,17 @@
 #define ACCELMATH_KERNELS_COMMON_INL_H_
 #endif
 
+#include <array>
 #include <cstddef>
 #include <utility>
+
+#include "kernels/kernel_api.h"
 
 namespace accelmath::ACCELMATH_KNS {
 
 namespace detail {
 template <class D, class V, typename T, size_t N, size_t... I>
-inline V HornerImpl(D d, V x, const T (&c)[N], std::index_sequence<I...>) {
+ACCELMATH_KERNEL V HornerImpl(D d, V x, const std::array<T, N>& c, std::index_sequence<I...>) {
   V acc = Set(d, c[N - 1]);
   ((acc = MulAdd(acc, x, Set(d, c[N - 2 - I]))), ...);
   return acc;
@@ -26,7 +29,7 @@ inline V HornerImpl(D d, V x, const T (&c)[N], std::index_sequence<I...>) {
 // sum_{i < N} coef(I0 + i) x^i as a balanced tree: the low 2^k terms plus x^(2^k) times the rest,
 // 2^k the largest power of two below N. xp[j] = x^(2^j). No arrays of vectors (sizeless on SVE).
 template <size_t I0, size_t N, class V, class Coef>
-inline V EstrinPart(const Coef& coef, V x, V x2, V x4, V x8, V x16) {
+ACCELMATH_KERNEL V EstrinPart(const Coef& coef, V x, V x2, V x4, V x8, V x16) {
   if constexpr (N == 1) {
     return coef(I0);
   } else if constexpr (N == 2) {
@@ -41,7 +44,7 @@ inline V EstrinPart(const Coef& coef, V x, V x2, V x4, V x8, V x16) {
 }
 
 template <size_t N, class V, class Coef>
-inline V Estrin(const Coef& coef, V x) {
+ACCELMATH_KERNEL V Estrin(const Coef& coef, V x) {
   static_assert(N >= 2 && N <= 32);
   const V x2 = Mul(x, x);
   const V x4 = N > 4 ? Mul(x2, x2) : x2;
@@ -54,7 +57,7 @@ inline V Estrin(const Coef& coef, V x) {
 // c[0] + x (c[1] + x (c[2] + ...)), one fused multiply-add per coefficient (Horner): the
 // evaluation order the proposal's configuration prescribes.
 template <class D, class V, typename T, size_t N>
-inline V Horner(D d, V x, const T (&c)[N]) {
+ACCELMATH_KERNEL V Horner(D d, V x, const std::array<T, N>& c) {
   static_assert(N >= 2);
   return detail::HornerImpl(d, x, c, std::make_index_sequence<N - 1>());
 }
@@ -63,14 +66,14 @@ inline V Horner(D d, V x, const T (&c)[N]) {
 // ...): the same number of fmas plus log2(N) squarings, but a dependency chain of ~log2(N)
 // operations instead of N, which is what limits throughput in kernels this long.
 template <class D, class V, typename T, size_t N>
-inline V Estrin(D d, V x, const T (&c)[N]) {
+ACCELMATH_KERNEL V Estrin(D d, V x, const std::array<T, N>& c) {
   return detail::Estrin<N>([&](size_t i) { return Set(d, c[i]); }, x);
 }
 
 // Estrin with per-lane coefficients: lanes where pick_a is true use table a, the others table b.
 // One evaluation instead of two when lanes fall in different pieces of a piecewise fit.
 template <class D, class M, class V, typename T, size_t N>
-inline V EstrinSelect(D d, M pick_a, V x, const T (&a)[N], const T (&b)[N]) {
+ACCELMATH_KERNEL V EstrinSelect(D d, M pick_a, V x, const std::array<T, N>& a, const std::array<T, N>& b) {
   return detail::Estrin<N>([&](size_t i) { return IfThenElse(pick_a, Set(d, a[i]), Set(d, b[i])); }, x);
 }
 

@@ -22,7 +22,7 @@ namespace accelmath::ACCELMATH_KNS {
 // double. With the float table (4 terms) the error is about 1 ulp of float.
 // Zero, subnormal, negative, infinite or NaN x give garbage: callers mask those lanes.
 template <class D, class V, typename T, size_t N>
-inline V LogOfNormal(D d, V x, const T (&atanh_coeffs)[N], T ln2) {
+ACCELMATH_KERNEL V LogOfNormal(D d, V x, const std::array<T, N>& atanh_coeffs, T ln2) {
   using FB = kernels::FloatBits<T>;
   using Bits = typename FB::Bits;
   const RebindToUnsigned<D> du;

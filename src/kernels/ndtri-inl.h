@@ -21,7 +21,7 @@ namespace accelmath::ACCELMATH_KNS {
 
 // Overwrites the lanes whose p is not in (0, 1): 0 -> -inf, 1 -> +inf, the rest (also NaN) -> NaN.
 template <class D, class V>
-inline V NdtriSpecials(D d, V p, V x) {
+ACCELMATH_KERNEL V NdtriSpecials(D d, V p, V x) {
   using T = TFromD<D>;
   const V zero = Zero(d);
   const V one = Set(d, T(1));
@@ -45,33 +45,33 @@ inline V NdtriSpecials(D d, V p, V x) {
 // NdtriF64 = IfThenElse(InNdtriCentre, NdtriCentreF64, NdtriTailF64): the array driver may also
 // evaluate the two regions on different lanes (it compacts the tail lanes), with the same bits.
 template <class D, class V>
-inline auto InNdtriCentre(D d, V p) {
+ACCELMATH_KERNEL auto InNdtriCentre(D d, V p) {
   return Le(Abs(Sub(p, Set(d, 0.5))), Set(d, 0.425));
 }
 
 // Valid where InNdtriCentre (no special values there).
 template <class D, class V>
-inline V NdtriCentreF64(D d, V p) {
+ACCELMATH_KERNEL V NdtriCentreF64(D d, V p) {
   const V q = Sub(p, Set(d, 0.5));
   const V u = Add(q, q);
-  return Mul(u, Estrin(d, MulSub(u, u, Set(d, coeffs::kNdtriCentreShift)), coeffs::kNdtriCentre));
+  return Mul(u, Estrin(d, MulSub(u, u, Set(d, coeffs::kNdtriCentreShift)), coeffs::kNdtriCentre()));
 }
 
 // Valid where !InNdtriCentre; includes every special value.
 template <class D, class V>
-inline V NdtriTailF64(D d, V p) {
+ACCELMATH_KERNEL V NdtriTailF64(D d, V p) {
   const V t = Min(p, Sub(Set(d, 1.0), p));
-  const V r = Sqrt(Neg(LogOfNormal(d, t, coeffs::kLogAtanh, coeffs::kLn2)));
+  const V r = Sqrt(Neg(LogOfNormal(d, t, coeffs::kLogAtanh(), coeffs::kLn2)));
   const auto near = Le(r, Set(d, 5.0));
   const V s = Sub(r, IfThenElse(near, Set(d, 1.6), Set(d, 5.0)));
-  const V num = EstrinSelect(d, near, s, coeffs::kAs241NumA, coeffs::kAs241NumB);
-  const V den = EstrinSelect(d, near, s, coeffs::kAs241DenA, coeffs::kAs241DenB);
+  const V num = EstrinSelect(d, near, s, coeffs::kAs241NumA(), coeffs::kAs241NumB());
+  const V den = EstrinSelect(d, near, s, coeffs::kAs241DenA(), coeffs::kAs241DenB());
   const V tail = Div(num, den);
   return NdtriSpecials(d, p, IfThenElse(Lt(p, Set(d, 0.5)), Neg(tail), tail));
 }
 
 template <class D, class V>
-inline V NdtriF64(D d, V p) {
+ACCELMATH_KERNEL V NdtriF64(D d, V p) {
   const auto in_centre = InNdtriCentre(d, p);
   // Whole-vector skips (never per lane): a region no lane needs is not evaluated. Each lane's
   // value does not depend on them, so the result is the same bits either way.
@@ -89,23 +89,23 @@ inline V NdtriF64(D d, V p) {
 // It passes the dual-threshold 1e-4 standard but is far from float32 accuracy near |u| = 0.85;
 // measured errors are in docs/accuracy.md (`accelmath sweep ndtri --variant taskbook`).
 template <class D, class V>
-inline V NdtriTaskbook(D d, V p) {
+ACCELMATH_KERNEL V NdtriTaskbook(D d, V p) {
   static_assert(sizeof(TFromD<D>) == 4, "the taskbook variant runs in float32 lanes");
   const V one = Set(d, 1.0f);
   const V half = Set(d, 0.5f);
   const V u = MulSub(p, Set(d, 2.0f), one);
-  const V centre = Mul(Mul(Set(d, coeffs::kSqrt2F), u), Horner(d, Mul(u, u), coeffs::kTaskbookSeries));
+  const V centre = Mul(Mul(Set(d, coeffs::kSqrt2F), u), Horner(d, Mul(u, u), coeffs::kTaskbookSeries()));
 
   const V t = Min(p, Sub(one, p));
   const auto tiny = Lt(t, Set(d, 0x1p-126f));
   const V t_scaled = IfThenElse(tiny, Mul(t, Set(d, 0x1p64f)), t);
-  const V ln_t = Sub(LogOfNormal(d, t_scaled, coeffs::kLogAtanhF, coeffs::kLn2F),
+  const V ln_t = Sub(LogOfNormal(d, t_scaled, coeffs::kLogAtanhF(), coeffs::kLn2F),
                      IfThenElseZero(tiny, Set(d, coeffs::k64Ln2F)));
   const V r = Sqrt(Neg(ln_t));
   const auto near = Le(r, Set(d, 5.0f));
   const V s = Sub(r, IfThenElse(near, Set(d, 1.6f), Set(d, 5.0f)));
-  const V num = EstrinSelect(d, near, s, coeffs::kAs241NumAF, coeffs::kAs241NumBF);
-  const V den = EstrinSelect(d, near, s, coeffs::kAs241DenAF, coeffs::kAs241DenBF);
+  const V num = EstrinSelect(d, near, s, coeffs::kAs241NumAF(), coeffs::kAs241NumBF());
+  const V den = EstrinSelect(d, near, s, coeffs::kAs241DenAF(), coeffs::kAs241DenBF());
   const V tail = Div(num, den);
 
   const V x = IfThenElse(Le(Abs(u), Set(d, 0.85f)), centre, IfThenElse(Lt(p, half), Neg(tail), tail));

@@ -3,148 +3,180 @@
 // Every table lists the lowest-degree coefficient first.
 #pragma once
 
+#include <array>
+
+#if defined(__CUDACC__)
+#define ACCELMATH_COEFFS __host__ __device__ constexpr
+#else
+#define ACCELMATH_COEFFS constexpr
+#endif
+
 namespace accelmath::coeffs {
 
 // Default centre: g(w) = sqrt(2) erfinv(sqrt w)/sqrt w ~ P(w - kNdtriCentreShift), w = u^2 in [0, 0.7225];
 // Chebyshev interpolant of degree 15; max relative error (doubles, exact arithmetic) 3.19e-10.
 inline constexpr double kNdtriCentreShift = 0x1.7200000000000p-2;
-inline constexpr double kNdtriCentre[16] = {
-    0x1.6745dd5b0805dp+0,
-    0x1.112490a8712a5p-1,
-    0x1.c92115456d36bp-2,
-    0x1.ded0f1c25a0c2p-2,
-    0x1.16fd3c619d775p-1,
-    0x1.5a03b42a027eep-1,
-    0x1.c0371ce13c00ep-1,
-    0x1.2a0105f95cc8cp+0,
-    0x1.8221bf0977866p+0,
-    0x1.09c7fa917c1c8p+1,
-    0x1.0596ee28530c5p+2,
-    0x1.75779c2904d22p+2,
-    -0x1.311c9daad0ee4p+1,
-    -0x1.dc35e7e7abd31p+1,
-    0x1.687084637f0c2p+5,
-    0x1.0862358436529p+6};
+ACCELMATH_COEFFS std::array<double, 16> kNdtriCentre() {
+  return {{
+      0x1.6745dd5b0805dp+0,
+      0x1.112490a8712a5p-1,
+      0x1.c92115456d36bp-2,
+      0x1.ded0f1c25a0c2p-2,
+      0x1.16fd3c619d775p-1,
+      0x1.5a03b42a027eep-1,
+      0x1.c0371ce13c00ep-1,
+      0x1.2a0105f95cc8cp+0,
+      0x1.8221bf0977866p+0,
+      0x1.09c7fa917c1c8p+1,
+      0x1.0596ee28530c5p+2,
+      0x1.75779c2904d22p+2,
+      -0x1.311c9daad0ee4p+1,
+      -0x1.dc35e7e7abd31p+1,
+      0x1.687084637f0c2p+5,
+      0x1.0862358436529p+6}};
+}
 
 // AS241 (Wichura 1988) tail rationals in s = r - 1.6, r = sqrt(-ln t) in [1.60943, 5];
 // max relative error (doubles, exact arithmetic) 7.57e-17.
-inline constexpr double kAs241NumA[8] = {
-    0x1.6c665fde9526ap+0,
-    0x1.2857748cab19bp+2,
-    0x1.713f71462256ap+2,
-    0x1.d2ecb1a3d02c4p+1,
-    0x1.453cc085375b2p+0,
-    0x1.ef2abb9b85c37p-3,
-    0x1.744eb6c45ec67p-6,
-    0x1.9615ac0b7ace9p-11};
-inline constexpr double kAs241DenA[8] = {
-    0x1.0000000000000p+0,
-    0x1.06cefbb46a449p+1,
-    0x1.ad278e6526633p+0,
-    0x1.61292f23385c9p-1,
-    0x1.2f5123394f040p-3,
-    0x1.f207a7eab17bfp-7,
-    0x1.1f18cbfdf2728p-11,
-    0x1.20d3f686439e4p-30};
+ACCELMATH_COEFFS std::array<double, 8> kAs241NumA() {
+  return {{
+      0x1.6c665fde9526ap+0,
+      0x1.2857748cab19bp+2,
+      0x1.713f71462256ap+2,
+      0x1.d2ecb1a3d02c4p+1,
+      0x1.453cc085375b2p+0,
+      0x1.ef2abb9b85c37p-3,
+      0x1.744eb6c45ec67p-6,
+      0x1.9615ac0b7ace9p-11}};
+}
+ACCELMATH_COEFFS std::array<double, 8> kAs241DenA() {
+  return {{
+      0x1.0000000000000p+0,
+      0x1.06cefbb46a449p+1,
+      0x1.ad278e6526633p+0,
+      0x1.61292f23385c9p-1,
+      0x1.2f5123394f040p-3,
+      0x1.f207a7eab17bfp-7,
+      0x1.1f18cbfdf2728p-11,
+      0x1.20d3f686439e4p-30}};
+}
 // ... and in s = r - 5, r in [5, 10.1626] (t down to 2^-149); max relative error 9.39e-17.
-inline constexpr double kAs241NumB[8] = {
-    0x1.aa1b1c13ee526p+2,
-    0x1.5daea6e875003p+2,
-    0x1.c8ea6461fa445p+0,
-    0x1.2fad9315255cfp-2,
-    0x1.b2b41193b4ee7p-6,
-    0x1.45c1908425345p-10,
-    0x1.c6ec6cc59e02ap-16,
-    0x1.afb74d693bf93p-23};
-inline constexpr double kAs241DenB[8] = {
-    0x1.0000000000000p+0,
-    0x1.331d34fc7d77fp-1,
-    0x1.186eb183443fbp-3,
-    0x1.e76f93215462ap-7,
-    0x1.9c8bc979dc5d7p-11,
-    0x1.35c2c496374bfp-16,
-    0x1.31446f740b9e0p-23,
-    0x1.269bff1f8c190p-49};
+ACCELMATH_COEFFS std::array<double, 8> kAs241NumB() {
+  return {{
+      0x1.aa1b1c13ee526p+2,
+      0x1.5daea6e875003p+2,
+      0x1.c8ea6461fa445p+0,
+      0x1.2fad9315255cfp-2,
+      0x1.b2b41193b4ee7p-6,
+      0x1.45c1908425345p-10,
+      0x1.c6ec6cc59e02ap-16,
+      0x1.afb74d693bf93p-23}};
+}
+ACCELMATH_COEFFS std::array<double, 8> kAs241DenB() {
+  return {{
+      0x1.0000000000000p+0,
+      0x1.331d34fc7d77fp-1,
+      0x1.186eb183443fbp-3,
+      0x1.e76f93215462ap-7,
+      0x1.9c8bc979dc5d7p-11,
+      0x1.35c2c496374bfp-16,
+      0x1.31446f740b9e0p-23,
+      0x1.269bff1f8c190p-49}};
+}
 // The same four tables rounded to float32, for the taskbook variant.
-inline constexpr float kAs241NumAF[8] = {
-    0x1.6c666p+0f,
-    0x1.285774p+2f,
-    0x1.713f72p+2f,
-    0x1.d2ecb2p+1f,
-    0x1.453ccp+0f,
-    0x1.ef2abcp-3f,
-    0x1.744eb6p-6f,
-    0x1.9615acp-11f};
-inline constexpr float kAs241DenAF[8] = {
-    0x1p+0f,
-    0x1.06cefcp+1f,
-    0x1.ad278ep+0f,
-    0x1.61293p-1f,
-    0x1.2f5124p-3f,
-    0x1.f207a8p-7f,
-    0x1.1f18ccp-11f,
-    0x1.20d3f6p-30f};
-inline constexpr float kAs241NumBF[8] = {
-    0x1.aa1b1cp+2f,
-    0x1.5daea6p+2f,
-    0x1.c8ea64p+0f,
-    0x1.2fad94p-2f,
-    0x1.b2b412p-6f,
-    0x1.45c19p-10f,
-    0x1.c6ec6cp-16f,
-    0x1.afb74ep-23f};
-inline constexpr float kAs241DenBF[8] = {
-    0x1p+0f,
-    0x1.331d34p-1f,
-    0x1.186eb2p-3f,
-    0x1.e76f94p-7f,
-    0x1.9c8bcap-11f,
-    0x1.35c2c4p-16f,
-    0x1.31447p-23f,
-    0x1.269cp-49f};
+ACCELMATH_COEFFS std::array<float, 8> kAs241NumAF() {
+  return {{
+      0x1.6c666p+0f,
+      0x1.285774p+2f,
+      0x1.713f72p+2f,
+      0x1.d2ecb2p+1f,
+      0x1.453ccp+0f,
+      0x1.ef2abcp-3f,
+      0x1.744eb6p-6f,
+      0x1.9615acp-11f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kAs241DenAF() {
+  return {{
+      0x1p+0f,
+      0x1.06cefcp+1f,
+      0x1.ad278ep+0f,
+      0x1.61293p-1f,
+      0x1.2f5124p-3f,
+      0x1.f207a8p-7f,
+      0x1.1f18ccp-11f,
+      0x1.20d3f6p-30f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kAs241NumBF() {
+  return {{
+      0x1.aa1b1cp+2f,
+      0x1.5daea6p+2f,
+      0x1.c8ea64p+0f,
+      0x1.2fad94p-2f,
+      0x1.b2b412p-6f,
+      0x1.45c19p-10f,
+      0x1.c6ec6cp-16f,
+      0x1.afb74ep-23f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kAs241DenBF() {
+  return {{
+      0x1p+0f,
+      0x1.331d34p-1f,
+      0x1.186eb2p-3f,
+      0x1.e76f94p-7f,
+      0x1.9c8bcap-11f,
+      0x1.35c2c4p-16f,
+      0x1.31447p-23f,
+      0x1.269cp-49f}};
+}
 
 // Taskbook centre: 24 Maclaurin terms of erfinv, scaled (see the script); the exact series has
 // relative error 1.09e-5 at |u| = 0.85. Rounded to float32.
-inline constexpr float kTaskbookSeries[24] = {
-    0x1.c5bf8ap-1f,
-    0x1.db29fcp-3f,
-    0x1.053c2cp-3f,
-    0x1.62847cp-4f,
-    0x1.0a1318p-4f,
-    0x1.a7c85cp-5f,
-    0x1.5eeb1ep-5f,
-    0x1.2aba98p-5f,
-    0x1.0398aap-5f,
-    0x1.ca6f48p-6f,
-    0x1.99f708p-6f,
-    0x1.7270a4p-6f,
-    0x1.519f1ap-6f,
-    0x1.35f4c2p-6f,
-    0x1.1e5536p-6f,
-    0x1.09efdap-6f,
-    0x1.f0508p-7f,
-    0x1.d10dc6p-7f,
-    0x1.b55dcep-7f,
-    0x1.9cae2cp-7f,
-    0x1.8689eap-7f,
-    0x1.729284p-7f,
-    0x1.607acap-7f,
-    0x1.500316p-7f};
+ACCELMATH_COEFFS std::array<float, 24> kTaskbookSeries() {
+  return {{
+      0x1.c5bf8ap-1f,
+      0x1.db29fcp-3f,
+      0x1.053c2cp-3f,
+      0x1.62847cp-4f,
+      0x1.0a1318p-4f,
+      0x1.a7c85cp-5f,
+      0x1.5eeb1ep-5f,
+      0x1.2aba98p-5f,
+      0x1.0398aap-5f,
+      0x1.ca6f48p-6f,
+      0x1.99f708p-6f,
+      0x1.7270a4p-6f,
+      0x1.519f1ap-6f,
+      0x1.35f4c2p-6f,
+      0x1.1e5536p-6f,
+      0x1.09efdap-6f,
+      0x1.f0508p-7f,
+      0x1.d10dc6p-7f,
+      0x1.b55dcep-7f,
+      0x1.9cae2cp-7f,
+      0x1.8689eap-7f,
+      0x1.729284p-7f,
+      0x1.607acap-7f,
+      0x1.500316p-7f}};
+}
 
 // log(m) = 2s + s z P(z), z = s^2, P_j = 2/(2j+3), j = 0, 1, ...: double kernel (7 terms), float kernel (4 terms).
-inline constexpr double kLogAtanh[7] = {
-    0x1.5555555555555p-1,
-    0x1.999999999999ap-2,
-    0x1.2492492492492p-2,
-    0x1.c71c71c71c71cp-3,
-    0x1.745d1745d1746p-3,
-    0x1.3b13b13b13b14p-3,
-    0x1.1111111111111p-3};
-inline constexpr float kLogAtanhF[4] = {
-    0x1.555556p-1f,
-    0x1.99999ap-2f,
-    0x1.24924ap-2f,
-    0x1.c71c72p-3f};
+ACCELMATH_COEFFS std::array<double, 7> kLogAtanh() {
+  return {{
+      0x1.5555555555555p-1,
+      0x1.999999999999ap-2,
+      0x1.2492492492492p-2,
+      0x1.c71c71c71c71cp-3,
+      0x1.745d1745d1746p-3,
+      0x1.3b13b13b13b14p-3,
+      0x1.1111111111111p-3}};
+}
+ACCELMATH_COEFFS std::array<float, 4> kLogAtanhF() {
+  return {{
+      0x1.555556p-1f,
+      0x1.99999ap-2f,
+      0x1.24924ap-2f,
+      0x1.c71c72p-3f}};
+}
 
 // Constants (correctly rounded).
 inline constexpr double kLn2 = 0x1.62e42fefa39efp-1;

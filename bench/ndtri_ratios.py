@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Runs build/bench_ndtri (Google Benchmark, 5 repetitions, medians) and prints the ratio table of
-docs/performance.md: accelmath's throughput over each Boost.Math anchor's, per size, from one run.
+"""Runs build/bench_ndtri (Google Benchmark, 9 repetitions in random interleaved order, medians) and
+prints the ratio table of docs/performance.md: accelmath's throughput over each Boost.Math anchor's,
+per size, from one run.
 
     python3 bench/ndtri_ratios.py [build/bench_ndtri]
 """
@@ -10,8 +11,9 @@ import subprocess
 import sys
 
 exe = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "build", "bench_ndtri")
-out = subprocess.run([exe, "--benchmark_format=json", "--benchmark_repetitions=5",
-                      "--benchmark_report_aggregates_only=true", "--benchmark_min_time=0.2"],
+out = subprocess.run([exe, "--benchmark_format=json", "--benchmark_repetitions=9",
+                      "--benchmark_report_aggregates_only=true", "--benchmark_min_time=0.2",
+                      "--benchmark_enable_random_interleaving=true"],
                      check=True, capture_output=True, text=True).stdout
 rows = {}
 for b in json.loads(out)["benchmarks"]:
@@ -22,7 +24,7 @@ for b in json.loads(out)["benchmarks"]:
 
 cols = ["accelmath_ndtri", "accelmath_ndtri_taskbook", "accelmath_scalar_ndtri", "boost_quantile_normal_float",
         "boost_erf_inv_float"]
-print("Median Melem/s of 5 repetitions (single thread); ratios = accelmath_ndtri / anchor, same run.\n")
+print("Median Melem/s of 9 repetitions (single thread); ratios = accelmath_ndtri / anchor, same run.\n")
 print("| n | " + " | ".join(cols) + " | vs Boost quantile | vs Boost erf_inv |")
 print("|---|" + "---|" * (len(cols) + 2))
 for n in sorted(rows):

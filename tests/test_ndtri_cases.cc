@@ -102,7 +102,9 @@ TEST(NdtriCases, C04_ExtremeTails) {
   EXPECT_NEAR(Ndtri(std::numeric_limits<float>::denorm_min()), -14.1214266f, 1e-6f);
 }
 
-// 5. Normal/subnormal boundary.
+// 5. Normal/subnormal boundary. Disagreement on record: Ascend's math/ndtri flushes fp32/bf16
+// subnormal inputs to zero and returns -inf (reference/ascend-api-survey.md, fix !6799); the spec
+// requires the quantile, which is finite (ndtri(2^-149) = -14.12), and so do we.
 TEST(NdtriCases, C05_SubnormalBoundary) {
   const float mn = std::numeric_limits<float>::min();
   const std::vector<float> ps = {mn, std::nextafter(mn, 0.0f), std::nextafter(mn, 1.0f),
@@ -110,6 +112,7 @@ TEST(NdtriCases, C05_SubnormalBoundary) {
   ExpectFaithful(ps);
   ExpectTaskbookClose(ps);
   ExpectFaithful(Neighbours(mn, 512));
+  for (float p : ps) EXPECT_TRUE(std::isfinite(Ndtri(p)) && std::isfinite(accelmath::scalar::ndtri_taskbook(p))) << p;
 }
 
 // 6. p = 0 (also -0) and 1: signed infinities.

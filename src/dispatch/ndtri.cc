@@ -42,8 +42,8 @@ constexpr auto kCompress4x64 = [] {
 }();
 #endif
 
-// Appends the lanes of v (and of w) selected by `take` at out_v + n (out_w + n); returns how many.
-// May write a whole vector past the appended lanes.
+// Appends the lanes of v (and of w) selected by `take` at out_v (out_w); returns how many.
+// May write a whole vector there, past the appended lanes.
 template <class D, class M, class V>
 HWY_INLINE size_t Append(D d, M take, V v, V w, TFromD<D>* out_v, TFromD<D>* out_w) {
 #if HWY_TARGET == HWY_AVX2

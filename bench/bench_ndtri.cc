@@ -15,21 +15,23 @@
 
 namespace {
 
-std::vector<float> Inputs(std::size_t n) {
+// Uniform p in (0, 1), or (tails_only) uniform in (0, 0.075) mirrored to (0.925, 1) for odd i.
+std::vector<float> Inputs(std::size_t n, bool tails_only = false) {
   std::mt19937 rng(42);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::uniform_real_distribution<float> u(0.0f, tails_only ? 0.075f : 1.0f);
   std::vector<float> p(n);
-  for (auto& x : p) {
-    do x = u(rng);
-    while (x == 0.0f);
+  for (std::size_t i = 0; i < n; ++i) {
+    do p[i] = u(rng);
+    while (p[i] == 0.0f);
+    if (tails_only && i % 2) p[i] = 1.0f - p[i];
   }
   return p;
 }
 
 template <class Fn>
-void Run(benchmark::State& state, Fn fn) {
+void Run(benchmark::State& state, Fn fn, bool tails_only = false) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  const std::vector<float> p = Inputs(n);
+  const std::vector<float> p = Inputs(n, tails_only);
   std::vector<float> x(n);
   for (auto _ : state) {
     fn(std::span<float>(x), std::span<const float>(p));
@@ -62,6 +64,17 @@ void BM_boost_erf_inv_float(benchmark::State& s) {
   });
 }
 
+// Tail-only inputs: the expensive region (log, sqrt, rational) for every element.
+void BM_accelmath_ndtri_tails(benchmark::State& s) {
+  Run(s, [](std::span<float> x, std::span<const float> p) { accelmath::ndtri(x, p); }, true);
+}
+void BM_boost_quantile_normal_float_tails(benchmark::State& s) {
+  const boost::math::normal_distribution<float> nd;
+  Run(s, [&](std::span<float> x, std::span<const float> p) {
+    for (std::size_t i = 0; i < p.size(); ++i) x[i] = boost::math::quantile(nd, p[i]);
+  }, true);
+}
+
 void Sizes(benchmark::internal::Benchmark* b) {
   for (int64_t n : {1 << 10, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16, 1 << 24}) b->Arg(n);
 }
@@ -71,6 +84,8 @@ BENCHMARK(BM_accelmath_ndtri_taskbook)->Apply(Sizes);
 BENCHMARK(BM_accelmath_scalar_ndtri)->Apply(Sizes);
 BENCHMARK(BM_boost_quantile_normal_float)->Apply(Sizes);
 BENCHMARK(BM_boost_erf_inv_float)->Apply(Sizes);
+BENCHMARK(BM_accelmath_ndtri_tails)->Arg(1 << 16);
+BENCHMARK(BM_boost_quantile_normal_float_tails)->Arg(1 << 16);
 
 }  // namespace
 

@@ -29,9 +29,16 @@ print("| n | " + " | ".join(cols) + " | vs Boost quantile | vs Boost erf_inv |")
 print("|---|" + "---|" * (len(cols) + 2))
 for n in sorted(rows):
     r = rows[n]
+    if not all(c in r for c in cols):
+        continue
     print(f"| {n} | " + " | ".join(f"{r[c]:.1f}" for c in cols) +
           f" | {r['accelmath_ndtri'] / r['boost_quantile_normal_float']:.1f}x"
           f" | {r['accelmath_ndtri'] / r['boost_erf_inv_float']:.1f}x |")
+tails = rows.get(65536, {})
+if "accelmath_ndtri_tails" in tails:
+    print(f"\nTail-only p (0 < p < 0.075 or p > 0.925), n = 65536: accelmath_ndtri {tails['accelmath_ndtri_tails']:.1f},"
+          f" Boost quantile {tails['boost_quantile_normal_float_tails']:.1f} Melem/s,"
+          f" ratio {tails['accelmath_ndtri_tails'] / tails['boost_quantile_normal_float_tails']:.1f}x")
 if 1024 in rows and 65536 in rows:
     print(f"\n1K throughput / 64K throughput (accelmath_ndtri): "
           f"{rows[1024]['accelmath_ndtri'] / rows[65536]['accelmath_ndtri']:.2f}")

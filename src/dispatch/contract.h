@@ -24,4 +24,13 @@ Status CheckUnary(std::span<TD> dst, std::span<const TS> src, std::size_t count)
   return disjoint || in_place ? Status::kOk : Status::kPartialOverlap;
 }
 
+// Validates, then calls kernel(src, dst, count) when there is work: the body of every unary
+// float32 array function.
+template <class Kernel>
+Status RunUnary(Kernel* kernel, std::span<float> dst, std::span<const float> src, std::size_t count) noexcept {
+  const Status s = CheckUnary(dst, src, count);
+  if (s == Status::kOk && count != 0) kernel(src.data(), dst.data(), count);
+  return s;
+}
+
 }  // namespace accelmath::detail

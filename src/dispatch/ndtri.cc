@@ -143,9 +143,7 @@ HWY_EXPORT(NdtriArray);
 HWY_EXPORT(NdtriTaskbookArray);
 
 Status ndtri(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept {
-  const Status s = detail::CheckUnary(dst, src, count);
-  if (s == Status::kOk && count != 0) HWY_DYNAMIC_DISPATCH(NdtriArray)(src.data(), dst.data(), count);
-  return s;
+  return detail::RunUnary(HWY_DYNAMIC_DISPATCH(NdtriArray), dst, src, count);
 }
 
 Status ndtri(std::span<float> dst, std::span<const float> src) noexcept {
@@ -153,9 +151,7 @@ Status ndtri(std::span<float> dst, std::span<const float> src) noexcept {
 }
 
 Status ndtri_taskbook(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept {
-  const Status s = detail::CheckUnary(dst, src, count);
-  if (s == Status::kOk && count != 0) HWY_DYNAMIC_DISPATCH(NdtriTaskbookArray)(src.data(), dst.data(), count);
-  return s;
+  return detail::RunUnary(HWY_DYNAMIC_DISPATCH(NdtriTaskbookArray), dst, src, count);
 }
 
 Status ndtri_taskbook(std::span<float> dst, std::span<const float> src) noexcept {

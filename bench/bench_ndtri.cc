@@ -7,6 +7,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/special_functions/erf.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -28,15 +29,22 @@ std::vector<float> Inputs(std::size_t n, bool tails_only = false) {
   return p;
 }
 
+// Each iteration processes n elements from a pool of max(n, 64K) inputs, a different window each
+// time: with the same few inputs on every call, the branch predictor learns the per-element branches
+// of the scalar anchors (Boost runs about 30% faster on a repeated 1K input than on fresh ones),
+// which real callers do not get. Branch-free accelmath is unaffected.
 template <class Fn>
 void Run(benchmark::State& state, Fn fn, bool tails_only = false) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  const std::vector<float> p = Inputs(n, tails_only);
-  std::vector<float> x(n);
+  const std::size_t pool = std::max<std::size_t>(n, 1 << 16);
+  const std::vector<float> p = Inputs(pool, tails_only);
+  std::vector<float> x(pool);
+  std::size_t off = 0;
   for (auto _ : state) {
-    fn(std::span<float>(x), std::span<const float>(p));
+    fn(std::span<float>(x).subspan(off, n), std::span<const float>(p).subspan(off, n));
     benchmark::DoNotOptimize(x.data());
     benchmark::ClobberMemory();
+    off = (off + n) % pool;
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(n));
 }

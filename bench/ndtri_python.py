@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """ndtri throughput from Python, single thread, in one run: accelmath (through its C ABI, ctypes),
 scipy.special.ndtri and torch.special.ndtri (when torch is installed) on the same float32 inputs
-(uniform random p in (0, 1)) at 1K, 4K, 8K, 16K, 32K, 64K and 16M elements. Median of repeated
-timings; ratios are accelmath's throughput over each anchor's.
+(uniform random p in (0, 1)) at 1K, 4K, 8K, 16K, 32K, 64K and 16M elements. Median of repeated,
+interleaved timings; ratios are accelmath's throughput over each anchor's.
 
     python3 bench/ndtri_python.py [build/libaccelmath.so]
 
-Every call pays Python's call overhead (about 0.1-1 us), the same for all three; at 1K elements
-that is a visible part of the time. torch is limited to one thread (torch.set_num_threads(1)).
+Every call pays Python's call overhead (about 0.5-1 us, ctypes included); at 1K elements that is a
+visible part of the time. torch is limited to one thread (torch.set_num_threads(1)).
 """
 import ctypes
 import os
@@ -29,15 +29,19 @@ except ImportError:
     torch = None
 
 
-def median_time(fn, n):
+def median_times(fns, n):
+    """Median time of each fn; the fns take turns within every repetition, so that the machine's
+    drift (it is shared and noisy) hits all of them alike."""
     reps = 7 if n >= 1 << 20 else 51
-    fn()
-    ts = []
+    times = [[] for _ in fns]
+    for f in fns:
+        f()
     for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return sorted(ts)[len(ts) // 2]
+        for k, f in enumerate(fns):
+            t0 = time.perf_counter()
+            f()
+            times[k].append(time.perf_counter() - t0)
+    return [sorted(t)[len(t) // 2] for t in times]
 
 
 rng = np.random.default_rng(42)
@@ -52,13 +56,16 @@ for n in [1 << 10, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16, 1 << 24]:
     assert lib.accelmath_ndtri_f32(out.ctypes.data, p.ctypes.data, n) == 0
     ref = special.ndtri(p.astype(np.float64))
     assert np.max(np.abs(out - ref) / np.spacing(np.abs(ref).astype(np.float32))) <= 1.0
-    t_ours = median_time(lambda: lib.accelmath_ndtri_f32(out.ctypes.data, p.ctypes.data, n), n)
+    fn, dst, src = lib.accelmath_ndtri_f32, out.ctypes.data, p.ctypes.data  # look-ups outside the timing
     sp_out = np.empty_like(p)
-    t_scipy = median_time(lambda: special.ndtri(p, out=sp_out), n)
+    fns = [lambda: fn(dst, src, n), lambda: special.ndtri(p, out=sp_out)]
     if torch is not None:
         tp = torch.from_numpy(p)
         t_out = torch.empty_like(tp)
-        t_torch = median_time(lambda: torch.special.ndtri(tp, out=t_out), n)
+        fns.append(lambda: torch.special.ndtri(tp, out=t_out))
+    ts = median_times(fns, n)
+    t_ours, t_scipy = ts[0], ts[1]
+    t_torch = ts[2] if torch is not None else None
     row = [f"{n}", f"{n / t_ours / 1e6:.1f}", f"{n / t_scipy / 1e6:.1f}",
            f"{n / t_torch / 1e6:.1f}" if torch is not None else "-", f"{t_scipy / t_ours:.1f}x",
            f"{t_torch / t_ours:.1f}x" if torch is not None else "-"]

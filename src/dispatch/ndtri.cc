@@ -71,7 +71,7 @@ void NdtriArray(const float* src, float* dst, size_t n) {
   const ScalableTag<double> dd;
   const Rebind<float, decltype(dd)> df;
   const size_t N = Lanes(dd);
-  constexpr size_t kBlock = 256;
+  constexpr size_t kBlock = 512;
   constexpr size_t kSlack = HWY_MAX_BYTES / sizeof(double);  // appends write whole vectors
   HWY_ALIGN double tail_p[kBlock + 2 * kSlack] = {};
   HWY_ALIGN double tail_i[kBlock + kSlack];

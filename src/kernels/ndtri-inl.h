@@ -3,7 +3,9 @@
 // ndtri(p) = x with P(Z <= x) = p, Z ~ N(0, 1); ndtri(p) = sqrt(2) erfinv(2p - 1).
 // Special values (both variants): p = +-0 -> -inf; p = 1 -> +inf; p < 0, p > 1, NaN, +-inf -> NaN;
 // p = 0.5 -> +0. Symmetry ndtri(1 - p) = -ndtri(p) is exact wherever 1 - p is exact in float32.
-// Branch-free: every lane computes every region; masks pick; special values are written last.
+// No per-lane branches: masks pick the region and special values are written last. A region no
+// lane of a vector needs may be skipped as a whole (NdtriF64, and the array driver, which evaluates
+// the tails on compacted lanes); each lane's value is the same pure function on every path.
 #if defined(ACCELMATH_KERNELS_NDTRI_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_KERNELS_NDTRI_INL_H_
 #undef ACCELMATH_KERNELS_NDTRI_INL_H_

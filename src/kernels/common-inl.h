@@ -27,7 +27,8 @@ ACCELMATH_KERNEL V HornerImpl(D d, V x, const std::array<T, N>& c, std::index_se
 }
 
 // sum_{i < N} coef(I0 + i) x^i as a balanced tree: the low 2^k terms plus x^(2^k) times the rest,
-// 2^k the largest power of two below N. xp[j] = x^(2^j). No arrays of vectors (sizeless on SVE).
+// 2^k the largest power of two below N; x2, x4, x8, x16 are the powers of x. No arrays of
+// vectors (they are sizeless on SVE).
 template <size_t I0, size_t N, class V, class Coef>
 ACCELMATH_KERNEL V EstrinPart(const Coef& coef, V x, V x2, V x4, V x8, V x16) {
   if constexpr (N == 1) {

@@ -17,9 +17,9 @@ namespace accelmath::ACCELMATH_KNS {
 //   s = f / (2 + f); ln m = 2 atanh(s) = 2s + s z P(z), z = s^2, |s| <= 3 - 2 sqrt 2 = 0.1716;
 //   ln x = k ln2 + ln m (one fma).
 // P is the truncated Taylor series 2/3, 2/5, ... and ln2 the rounded constant (both from
-// tools/coeffs/ndtri.py). With the double
-// table (7 terms) the truncation error is < 4e-14 relative to ln m; rounding adds a few ulp of
-// double. With the float table (4 terms) the error is about 1 ulp of float.
+// tools/coeffs/ndtri.py). With the double table (7 terms) the truncation error is < 4e-14
+// relative to ln m and rounding adds a few ulp of double; with the float table (4 terms) the
+// error is about 1 ulp of float.
 // Zero, subnormal, negative, infinite or NaN x give garbage: callers mask those lanes.
 template <class D, class V, typename T, size_t N>
 ACCELMATH_KERNEL V LogOfNormal(D d, V x, const std::array<T, N>& atanh_coeffs, T ln2) {

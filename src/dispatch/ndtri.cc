@@ -73,9 +73,9 @@ void NdtriArray(const float* src, float* dst, size_t n) {
   const size_t N = Lanes(dd);
   constexpr size_t kBlock = 512;
   constexpr size_t kSlack = HWY_MAX_BYTES / sizeof(double);  // appends write whole vectors
-  HWY_ALIGN double tail_p[kBlock + 2 * kSlack] = {};
+  HWY_ALIGN double tail_p[kBlock + kSlack] = {};
   HWY_ALIGN double tail_i[kBlock + kSlack];
-  HWY_ALIGN float tail_x[kBlock + 2 * kSlack];
+  HWY_ALIGN float tail_x[kBlock + kSlack];
   const auto iota = Iota(dd, 0.0);
   for (size_t b = 0; b < n; b += kBlock) {
     const size_t m = HWY_MIN(kBlock, n - b);
@@ -99,13 +99,9 @@ void NdtriArray(const float* src, float* dst, size_t n) {
       const auto take = AndNot(InNdtriCentre(dd, p), FirstN(dd, k));
       nt += Append(dd, take, p, Add(iota, Set(dd, double(i))), tail_p + nt, tail_i + nt);
     }
-    size_t j = 0;
-    for (; j + N < nt; j += 2 * N) {
-      const auto x = NdtriTailF64(Pair<decltype(dd)>{dd}, PairVec<decltype(dd)>{LoadU(dd, tail_p + j), LoadU(dd, tail_p + j + N)});
-      StoreU(DemoteTo(df, x.a), df, tail_x + j);
-      StoreU(DemoteTo(df, x.b), df, tail_x + j + N);
+    for (size_t j = 0; j < nt; j += N) {
+      StoreU(DemoteTo(df, NdtriTailF64(dd, LoadU(dd, tail_p + j))), df, tail_x + j);
     }
-    for (; j < nt; j += N) StoreU(DemoteTo(df, NdtriTailF64(dd, LoadU(dd, tail_p + j))), df, tail_x + j);
     for (size_t j = 0; j < nt; ++j) dst[b + static_cast<size_t>(tail_i[j])] = tail_x[j];
   }
 }

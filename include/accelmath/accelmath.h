@@ -2,6 +2,7 @@
 #pragma once
 
 #include "accelmath/math.h"
+#include "accelmath/mx.h"
 #include "accelmath/scalar.h"
 #include "accelmath/status.h"
 #include "accelmath/verify.h"

@@ -136,7 +136,7 @@ ACCELMATH_HD Vec<T> Max(Vec<T> a, Vec<T> b) {
   return Vec<T>{a.raw > b.raw ? a.raw : b.raw};
 }
 
-// ---- integer lanes (unsigned, for bit manipulation) ----------------------------------------
+// ---- integer lanes (int32/uint32/uint64, for bit manipulation) -----------------------------------
 template <int kBits, typename T>
 ACCELMATH_HD Vec<T> ShiftRight(Vec<T> a) {
   return Vec<T>{T(a.raw >> kBits)};
@@ -153,6 +153,18 @@ template <typename T>
 ACCELMATH_HD Vec<T> And(Vec<T> a, Vec<T> b) {
   return Vec<T>{T(a.raw & b.raw)};
 }
+
+// Variable shifts (shift counts in [0, bits)); >> is arithmetic for signed lanes, as in Highway.
+template <typename T>
+ACCELMATH_HD Vec<T> operator<<(Vec<T> a, Vec<T> bits) {
+  return Vec<T>{T(a.raw << bits.raw)};
+}
+template <typename T>
+ACCELMATH_HD Vec<T> operator>>(Vec<T> a, Vec<T> bits) {
+  return Vec<T>{T(a.raw >> bits.raw)};
+}
+// int32 to float32, rounded to nearest (exact below 2^24).
+ACCELMATH_HD Vec<float> ConvertTo(D<float>, Vec<int32_t> v) { return Vec<float>{static_cast<float>(v.raw)}; }
 
 // ---- comparisons and masks (ordered: false if either operand is NaN) -----------------------
 template <typename T>

@@ -1,0 +1,456 @@
+// MX quantize, dequantize and the array codecs: src/kernels/mx-inl.h instantiated for every
+// Highway target (no fused multiply-add is involved, so every target, the scalar emulation
+// included, computes the same bits), chosen at run time. Validation, layout and threads are in
+// src/mx/api.cc, which calls the entry points at the end of this file over ranges of blocks.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "mx/kernels.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "mx/job.h"
+
+#define ACCELMATH_KNS HWY_NAMESPACE
+HWY_BEFORE_NAMESPACE();
+namespace accelmath::HWY_NAMESPACE {
+using namespace hwy::HWY_NAMESPACE;  // NOLINT: the kernels call Highway's ops unqualified
+}  // namespace accelmath::HWY_NAMESPACE
+#include "kernels/mx-inl.h"
+
+namespace accelmath::HWY_NAMESPACE {
+namespace {
+
+using mx::ElemFormat;
+using mx::RoundMode;
+using mx::ScaleAlg;
+
+constexpr int64_t kMaxBlock = 1024;
+constexpr size_t kMaxLanes = HWY_MAX_BYTES / 4;  // int32 lanes of the widest vector
+
+// Float32 bits of Lanes(di) inputs of type T at p, in int32 lanes. Exact widening.
+template <typename T, class DI>
+HWY_INLINE Vec<DI> LoadBits(DI di, const T* p) {
+  (void)di;
+  if constexpr (std::is_same_v<T, float>) {
+    return LoadU(di, reinterpret_cast<const int32_t*>(p));
+  } else if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
+    const Rebind<uint16_t, DI> du16;
+    return ShiftLeft<16>(PromoteTo(di, LoadU(du16, reinterpret_cast<const uint16_t*>(p))));
+  } else {
+    const Rebind<float, DI> df;
+    const Rebind<hwy::float16_t, DI> df16;
+    return BitCast(di, PromoteTo(df, LoadU(df16, reinterpret_cast<const hwy::float16_t*>(p))));
+  }
+}
+
+// Stores the low bytes of the int32 lanes (codes are < 256).
+template <class DI>
+HWY_INLINE void StoreBytes(DI di, Vec<DI> v, uint8_t* p) {
+  const Rebind<uint8_t, DI> d8;
+  StoreU(DemoteTo(d8, v), d8, p);
+}
+
+// Packs n unpacked codes (n a multiple of 4 for FP6, even for FP4) into dst. FP4: element 2i in
+// the low nibble of byte i. FP6: each 4 elements e0..e3 form the 24-bit little-endian word
+// e0 | e1 << 6 | e2 << 12 | e3 << 18, stored as 3 bytes.
+template <int kBits>
+HWY_INLINE void PackCodes(const uint8_t* codes, size_t n, uint8_t* dst) {
+  if constexpr (kBits == 8) {
+    std::memcpy(dst, codes, n);
+  } else if constexpr (kBits == 4) {
+    const ScalableTag<int16_t> d16;
+    const Rebind<uint8_t, decltype(d16)> d8;
+    const size_t N = Lanes(d16);
+    size_t i = 0;
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const auto w = LoadU(d16, reinterpret_cast<const int16_t*>(codes + i));
+      StoreU(DemoteTo(d8, And(Or(w, ShiftRight<4>(w)), Set(d16, 0xFF))), d8, dst + i / 2);
+    }
+    for (; i < n; i += 2) dst[i / 2] = static_cast<uint8_t>(codes[i] | (codes[i + 1] << 4));
+  } else {
+    for (size_t i = 0; i < n; i += 4) {
+      const uint32_t w = codes[i] | (codes[i + 1] << 6) | (codes[i + 2] << 12) | (uint32_t(codes[i + 3]) << 18);
+      dst[3 * i / 4] = static_cast<uint8_t>(w);
+      dst[3 * i / 4 + 1] = static_cast<uint8_t>(w >> 8);
+      dst[3 * i / 4 + 2] = static_cast<uint8_t>(w >> 16);
+    }
+  }
+}
+
+template <int kBits>
+HWY_INLINE void UnpackCodes(const uint8_t* src, size_t n, uint8_t* codes) {
+  if constexpr (kBits == 8) {
+    std::memcpy(codes, src, n);
+  } else if constexpr (kBits == 4) {
+    for (size_t i = 0; i < n; i += 2) codes[i] = src[i / 2] & 0xF, codes[i + 1] = src[i / 2] >> 4;
+  } else {
+    for (size_t i = 0; i < n; i += 4) {
+      const uint32_t w = src[3 * i / 4] | (src[3 * i / 4 + 1] << 8) | (uint32_t(src[3 * i / 4 + 2]) << 16);
+      for (size_t k = 0; k < 4; ++k) codes[i + k] = (w >> (6 * k)) & 0x3F;
+    }
+  }
+}
+
+// The same widening for one value (for the zero-padded copies).
+template <typename T>
+HWY_INLINE uint32_t WidenBits(const T& v) {
+  uint32_t bits = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    std::memcpy(&bits, &v, 4);
+    return bits;
+  } else {
+    uint16_t h;
+    std::memcpy(&h, &v, 2);
+    return std::is_same_v<T, hwy::bfloat16_t> ? mx::detail::BFloat16ToBits(h) : mx::detail::Float16ToBits(h);
+  }
+}
+
+// ---- quantize: blocks along the last axis (post == 1) -------------------------------------------
+// A block's elements are contiguous: the max |x| over its vectors, reduced across lanes, gives E
+// in every lane; then each vector is scaled and encoded. A short last block (dim % blocksize)
+// and targets whose vectors exceed the block are handled on a zero-padded float32 copy.
+template <ElemFormat F, RoundMode kMode, typename T>
+void QuantizeLast(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+  const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
+  const int64_t N = static_cast<int64_t>(Lanes(di));
+  const int64_t bs = p.blocksize, dim = p.dim, nb = (dim + bs - 1) / bs;
+  const T* x = static_cast<const T*>(p.x);
+  uint8_t* y = static_cast<uint8_t*>(p.y);
+  HWY_ALIGN uint8_t codes[kMaxBlock] = {};
+  HWY_ALIGN int32_t staged[kMaxBlock + kMaxLanes];
+  for (int64_t g = g0; g < g1; ++g) {
+    const int64_t r = g / nb, b = g % nb;
+    const int64_t first = r * dim + b * bs;
+    const int64_t len = std::min(bs, dim - b * bs);
+    const bool direct = len == bs && bs % N == 0;
+    if (!direct) {
+      const int64_t padded = (len + N - 1) / N * N;
+      for (int64_t i = 0; i < padded; ++i) staged[i] = i < len ? static_cast<int32_t>(WidenBits(x[first + i])) : 0;
+    }
+    const int64_t span = direct ? bs : (len + N - 1) / N * N;
+    auto load = [&](int64_t i) {
+      return direct ? LoadBits(di, x + first + i) : LoadU(di, staged + i);
+    };
+    auto amax = Zero(di);
+    for (int64_t i = 0; i < span; i += N) amax = Max(amax, And(load(i), Set(di, 0x7FFFFFFF)));
+    amax = MaxOfLanes(di, amax);
+    const auto e = ScaleCode<F>(df, di, amax, p.alg);
+    const auto factor = ScaleFactor(df, di, e);
+    const auto keep = KeepMask(di, e);
+    uint8_t* scale_row = p.scale + r * ((nb + 1) / 2) * 2;
+    scale_row[b] = static_cast<uint8_t>(GetLane(e));
+    if (b == nb - 1 && nb % 2 == 1) scale_row[nb] = 0;
+    if constexpr (F.bits == 8) {
+      if (direct) {
+        for (int64_t i = 0; i < bs; i += N) {
+          StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(i), factor, keep), y + first + i);
+        }
+        continue;
+      }
+    }
+    for (int64_t i = 0; i < span; i += N) {
+      StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(i), factor, keep), codes + i);
+    }
+    PackCodes<F.bits>(codes, static_cast<size_t>(len), y + first * F.bits / 8);
+  }
+}
+
+// ---- quantize: blocks along an inner axis (post > 1) --------------------------------------------
+// Lanes run along the contiguous post dims, each lane its own block: the max over the block's
+// rows is per lane, so E is per lane. Unit g is (pre index, block index). Lanes go in groups of
+// G = max(N, 4), so that FP4/FP6 groups pack into whole bytes (validation makes post even for
+// FP4 and a multiple of 4 for FP6); a last partial group is handled on a zero-padded copy.
+template <ElemFormat F, RoundMode kMode, typename T>
+void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+  const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
+  const int64_t N = static_cast<int64_t>(Lanes(di));
+  const int64_t G = std::max<int64_t>(N, 4);
+  const int64_t bs = p.blocksize, dim = p.dim, post = p.post, nb = (dim + bs - 1) / bs, nb2 = (nb + 1) / 2;
+  const T* x = static_cast<const T*>(p.x);
+  uint8_t* y = static_cast<uint8_t*>(p.y);
+  static thread_local int32_t staged[kMaxBlock * kMaxLanes];
+  static thread_local uint8_t codes[kMaxBlock * kMaxLanes];
+  HWY_ALIGN int32_t e_lanes[kMaxLanes];
+  for (int64_t g = g0; g < g1; ++g) {
+    const int64_t pi = g / nb, b = g % nb;
+    const int64_t t0 = b * bs, len = std::min(bs, dim - t0);
+    const int64_t base = (pi * dim + t0) * post;  // flat index of (pi, t0, 0)
+    for (int64_t q = 0; q < post; q += G) {
+      const int64_t lanes = std::min(G, post - q);
+      const bool direct = lanes == G;
+      if (!direct) {
+        for (int64_t t = 0; t < len; ++t) {
+          for (int64_t l = 0; l < G; ++l) {
+            staged[t * G + l] = l < lanes ? static_cast<int32_t>(WidenBits(x[base + t * post + q + l])) : 0;
+          }
+        }
+      }
+      uint8_t* srow = p.scale + ((pi * nb2 + b / 2) * post + q) * 2 + (b % 2);
+      for (int64_t s = 0; s < G; s += N) {
+        auto load = [&](int64_t t) {
+          return direct ? LoadBits(di, x + base + t * post + q + s) : LoadU(di, staged + t * G + s);
+        };
+        auto amax = Zero(di);
+        for (int64_t t = 0; t < len; ++t) amax = Max(amax, And(load(t), Set(di, 0x7FFFFFFF)));
+        const auto e = ScaleCode<F>(df, di, amax, p.alg);
+        const auto factor = ScaleFactor(df, di, e);
+        const auto keep = KeepMask(di, e);
+        Store(e, di, e_lanes);
+        for (int64_t l = 0; l < N && s + l < lanes; ++l) {
+          srow[2 * (s + l)] = static_cast<uint8_t>(e_lanes[l]);
+          if (b == nb - 1 && nb % 2 == 1) srow[2 * (s + l) + 1] = 0;
+        }
+        for (int64_t t = 0; t < len; ++t) {
+          const auto c = QuantizeLanes<F, kMode>(df, di, load(t), factor, keep);
+          if (F.bits == 8 && direct) {
+            StoreBytes(di, c, y + base + t * post + q + s);
+          } else {
+            StoreBytes(di, c, codes + t * G + s);
+          }
+        }
+      }
+      if (F.bits != 8 || !direct) {
+        for (int64_t t = 0; t < len; ++t) {
+          PackCodes<F.bits>(codes + t * G, static_cast<size_t>(lanes), y + (base + t * post + q) * F.bits / 8);
+        }
+      }
+    }
+  }
+}
+
+template <ElemFormat F, RoundMode kMode, typename T>
+void QuantizeT(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+  if (p.post == 1) {
+    QuantizeLast<F, kMode, T>(p, g0, g1);
+  } else {
+    QuantizeInner<F, kMode, T>(p, g0, g1);
+  }
+}
+
+template <ElemFormat F, RoundMode kMode>
+void QuantizeM(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+  switch (p.x_type) {
+    case mx::DType::kFloat32: return QuantizeT<F, kMode, float>(p, g0, g1);
+    case mx::DType::kBFloat16: return QuantizeT<F, kMode, hwy::bfloat16_t>(p, g0, g1);
+    default: return QuantizeT<F, kMode, hwy::float16_t>(p, g0, g1);
+  }
+}
+
+template <ElemFormat F>
+void QuantizeF(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+  if constexpr (F.bits == 8) {
+    QuantizeM<F, RoundMode::kRint>(p, g0, g1);  // FP8 takes only rint (validated)
+  } else {
+    switch (p.round) {
+      case RoundMode::kRint: return QuantizeM<F, RoundMode::kRint>(p, g0, g1);
+      case RoundMode::kRound: return QuantizeM<F, RoundMode::kRound>(p, g0, g1);
+      case RoundMode::kFloor: return QuantizeM<F, RoundMode::kFloor>(p, g0, g1);
+    }
+  }
+}
+
+// ---- dequantize -----------------------------------------------------------------------------
+// value(code) * 2^(E - 127): exact in float32 (element values have at most 4 significant bits
+// and the product stays above 2^-149), or +-Inf where it overflows; then one rounding to
+// float16 (F16C/Highway DemoteTo, to nearest even) or bfloat16 (to nearest even, below).
+template <class DI>
+HWY_INLINE Vec<DI> RoundToBf16(DI di, Vec<DI> bits) {
+  const auto lsb = And(ShiftRight<16>(bits), Set(di, 1));
+  const auto rounded = ShiftRight<16>(Add(bits, Add(Set(di, 0x7FFF), lsb)));
+  const auto quiet = Or(ShiftRight<16>(bits), Set(di, 0x40));  // NaN stays NaN
+  const auto is_nan = Gt(And(bits, Set(di, 0x7FFFFFFF)), Set(di, 0x7F800000));
+  return And(IfThenElse(is_nan, quiet, rounded), Set(di, 0xFFFF));
+}
+
+template <typename TOut, class DI>
+HWY_INLINE void StoreOut(DI di, Vec<DI> bits, TOut* out) {
+  if constexpr (std::is_same_v<TOut, float>) {
+    StoreU(bits, di, reinterpret_cast<int32_t*>(out));
+  } else if constexpr (std::is_same_v<TOut, hwy::bfloat16_t>) {
+    const Rebind<uint16_t, DI> d16;
+    StoreU(DemoteTo(d16, RoundToBf16(di, bits)), d16, reinterpret_cast<uint16_t*>(out));
+  } else {
+    const Rebind<float, DI> df;
+    const Rebind<hwy::float16_t, DI> df16;
+    StoreU(DemoteTo(df16, BitCast(df, bits)), df16, out);
+  }
+}
+
+// Dequantizes the n codes at `codes` with per-lane scale codes (one value for all lanes when
+// `scales` is null: `scale_code`) into out[0..n), n a multiple of Lanes.
+template <ElemFormat F, typename TOut>
+HWY_INLINE void DequantizeRun(const uint8_t* codes, int64_t n, const uint8_t* scales, int32_t scale_code, TOut* out) {
+  const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
+  const Rebind<uint8_t, decltype(di)> d8;
+  const int64_t N = static_cast<int64_t>(Lanes(di));
+  const auto fixed = E8M0Value(df, di, Set(di, scale_code));
+  for (int64_t i = 0; i < n; i += N) {
+    const auto c = PromoteTo(di, LoadU(d8, codes + i));
+    const auto factor = scales ? E8M0Value(df, di, PromoteTo(di, LoadU(d8, scales + i))) : fixed;
+    const auto v = Mul(BitCast(df, DecodeBits<F>(df, di, c)), factor);
+    StoreOut(di, BitCast(di, v), out + i);
+  }
+}
+
+template <ElemFormat F, typename TOut>
+void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
+  const int64_t N = static_cast<int64_t>(Lanes(ScalableTag<int32_t>()));
+  const int64_t bs = p.blocksize, dim = p.dim, post = p.post, nb = (dim + bs - 1) / bs, nb2 = (nb + 1) / 2;
+  const uint8_t* y = static_cast<const uint8_t*>(p.y);
+  TOut* x = static_cast<TOut*>(p.x);
+  constexpr int64_t kChunk = 256;  // elements unpacked at a time, a multiple of every N
+  HWY_ALIGN uint8_t codes[kChunk + kMaxLanes];
+  HWY_ALIGN uint8_t scales[kChunk + kMaxLanes];
+  HWY_ALIGN TOut out[kChunk + kMaxLanes];
+  for (int64_t g = g0; g < g1; ++g) {
+    const int64_t pi = g / nb, b = g % nb;
+    const int64_t t0 = b * bs, len = std::min(bs, dim - t0);
+    const int64_t base = (pi * dim + t0) * post;
+    const int64_t count = len * post;  // contiguous elements of this (pi, block)
+    const uint8_t* srow = p.scale + ((pi * nb2 + b / 2) * post) * 2 + (b % 2);
+    for (int64_t i = 0; i < count; i += kChunk) {
+      const int64_t n = std::min(kChunk, count - i);  // even for FP4, a multiple of 4 for FP6
+      UnpackCodes<F.bits>(y + (base + i) * F.bits / 8, static_cast<size_t>(n), codes);
+      const int64_t padded = (n + N - 1) / N * N;
+      for (int64_t k = n; k < padded; ++k) codes[k] = 0;
+      if (post == 1) {
+        DequantizeRun<F>(codes, padded, nullptr, srow[0], out);
+      } else {
+        for (int64_t k = 0; k < padded; ++k) scales[k] = k < n ? srow[2 * ((i + k) % post)] : 0;
+        DequantizeRun<F>(codes, padded, scales, 0, out);
+      }
+      std::memcpy(x + base + i, out, static_cast<size_t>(n) * sizeof(TOut));
+    }
+  }
+}
+
+template <ElemFormat F>
+void DequantizeF(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
+  switch (p.x_type) {
+    case mx::DType::kFloat32: return DequantizeT<F, float>(p, g0, g1);
+    case mx::DType::kBFloat16: return DequantizeT<F, hwy::bfloat16_t>(p, g0, g1);
+    default: return DequantizeT<F, hwy::float16_t>(p, g0, g1);
+  }
+}
+
+// ---- array codecs ---------------------------------------------------------------------------
+template <ElemFormat F, RoundMode kMode>
+void EncodeRun(const float* x, size_t n, uint8_t* codes) {
+  const ScalableTag<int32_t> di;
+  const size_t N = Lanes(di);
+  HWY_ALIGN int32_t tail[kMaxLanes] = {};
+  HWY_ALIGN uint8_t tail_codes[kMaxLanes];
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    StoreBytes(di, EncodeFloat<F, kMode>(di, LoadU(di, reinterpret_cast<const int32_t*>(x + i))), codes + i);
+  }
+  if (i < n) {
+    std::memcpy(tail, x + i, (n - i) * sizeof(float));
+    StoreBytes(di, EncodeFloat<F, kMode>(di, Load(di, tail)), tail_codes);
+    std::memcpy(codes + i, tail_codes, n - i);
+  }
+}
+
+template <ElemFormat F>
+void EncodeF(const float* x, size_t n, uint8_t* codes, RoundMode mode) {
+  switch (mode) {
+    case RoundMode::kRint: return EncodeRun<F, RoundMode::kRint>(x, n, codes);
+    case RoundMode::kRound: return EncodeRun<F, RoundMode::kRound>(x, n, codes);
+    case RoundMode::kFloor: return EncodeRun<F, RoundMode::kFloor>(x, n, codes);
+  }
+}
+
+template <ElemFormat F>
+void DecodeF(const uint8_t* codes, size_t n, float* x) {
+  const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
+  const Rebind<uint8_t, decltype(di)> d8;
+  const size_t N = Lanes(di);
+  HWY_ALIGN uint8_t tail[kMaxLanes] = {};
+  HWY_ALIGN int32_t out[kMaxLanes];
+  for (size_t i = 0; i < n; i += N) {
+    const size_t k = std::min(N, n - i);
+    const uint8_t* src = codes + i;
+    if (k < N) std::memcpy(tail, src, k), src = tail;
+    const auto bits = DecodeBits<F>(df, di, PromoteTo(di, LoadU(d8, src)));
+    if (k == N) {
+      StoreU(bits, di, reinterpret_cast<int32_t*>(x + i));
+    } else {
+      Store(bits, di, out);
+      std::memcpy(x + i, out, k * sizeof(float));
+    }
+  }
+}
+
+void DecodeE8M0(const uint8_t* codes, size_t n, float* x) {
+  for (size_t i = 0; i < n; ++i) {
+    const ScalableTag<int32_t> di;
+    const RebindToFloat<decltype(di)> df;
+    x[i] = GetLane(E8M0Value(df, di, Set(di, codes[i])));
+  }
+}
+
+}  // namespace
+
+// Entry points, one per target: a switch over the element format picks the instantiation.
+#define ACCELMATH_MX_SWITCH(type, CALL)                     \
+  switch (type) {                                           \
+    case mx::DType::kFloat8E4M3FN: CALL(mx::kE4M3); break;  \
+    case mx::DType::kFloat8E5M2: CALL(mx::kE5M2); break;    \
+    case mx::DType::kFloat6E3M2: CALL(mx::kE3M2); break;    \
+    case mx::DType::kFloat6E2M3: CALL(mx::kE2M3); break;    \
+    case mx::DType::kFloat4E2M1: CALL(mx::kE2M1); break;    \
+    case mx::DType::kFloat4E1M2: CALL(mx::kE1M2); break;    \
+    default: break;                                         \
+  }
+
+void MxQuantize(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+#define ACCELMATH_CALL(F) QuantizeF<F>(p, g0, g1)
+  ACCELMATH_MX_SWITCH(p.dst_type, ACCELMATH_CALL)
+#undef ACCELMATH_CALL
+}
+
+void MxDequantize(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
+#define ACCELMATH_CALL(F) DequantizeF<F>(p, g0, g1)
+  ACCELMATH_MX_SWITCH(p.elem_type, ACCELMATH_CALL)
+#undef ACCELMATH_CALL
+}
+
+void MxEncode(const float* x, size_t n, uint8_t* codes, mx::DType type, mx::RoundMode mode) {
+#define ACCELMATH_CALL(F) EncodeF<F>(x, n, codes, mode)
+  ACCELMATH_MX_SWITCH(type, ACCELMATH_CALL)
+#undef ACCELMATH_CALL
+}
+
+void MxDecode(const uint8_t* codes, size_t n, float* x, mx::DType type) {
+  if (type == mx::DType::kFloat8E8M0) return DecodeE8M0(codes, n, x);
+#define ACCELMATH_CALL(F) DecodeF<F>(codes, n, x)
+  ACCELMATH_MX_SWITCH(type, ACCELMATH_CALL)
+#undef ACCELMATH_CALL
+}
+
+}  // namespace accelmath::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace accelmath::mx::detail {
+
+HWY_EXPORT(MxQuantize);
+HWY_EXPORT(MxDequantize);
+HWY_EXPORT(MxEncode);
+HWY_EXPORT(MxDecode);
+
+void QuantizeBlocks(const QuantizePlan& p, int64_t g0, int64_t g1) { HWY_DYNAMIC_DISPATCH(MxQuantize)(p, g0, g1); }
+void DequantizeBlocks(const DequantizePlan& p, int64_t g0, int64_t g1) { HWY_DYNAMIC_DISPATCH(MxDequantize)(p, g0, g1); }
+void EncodeArray(const float* x, size_t n, uint8_t* codes, DType type, RoundMode mode) {
+  HWY_DYNAMIC_DISPATCH(MxEncode)(x, n, codes, type, mode);
+}
+void DecodeArray(const uint8_t* codes, size_t n, float* x, DType type) { HWY_DYNAMIC_DISPATCH(MxDecode)(codes, n, x, type); }
+
+}  // namespace accelmath::mx::detail
+#endif  // HWY_ONCE

@@ -1,0 +1,407 @@
+// MX quantize/dequantize: whole tensors against the independent model
+// (tools/accuracy/mx_reference.cc) for every format, rounding mode, scale rule, input type, rank,
+// axis and blocksize tried here, on every compiled SIMD target and with threads; the layout
+// (FP4 nibbles, FP6 packing, mxscale pairs and padding) decoded by this file's own code; every
+// validation rule; dequantize exactness.
+#include <gtest/gtest.h>
+#include <hwy/highway.h>
+#include <hwy/targets.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "accelmath/mx.h"
+#include "accuracy/mx_reference.h"
+#include "mx/job.h"
+#include "test_util.h"
+
+namespace accelmath::mx {
+namespace {
+
+using test::Bits;
+using test::FromBits;
+
+constexpr DType kElems[] = {DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kFloat6E3M2,
+                            DType::kFloat6E2M3,   DType::kFloat4E2M1, DType::kFloat4E1M2};
+
+int BitsOf(DType t) { return reference::FormatOf(t).bits; }
+
+// Code of element i in a packed y (this file's reading of the layout in docs/mx.md).
+uint8_t CodeAt(const std::vector<uint8_t>& y, DType t, size_t i) {
+  if (BitsOf(t) == 8) return y[i];
+  if (BitsOf(t) == 4) return (y[i / 2] >> (4 * (i % 2))) & 0xF;
+  const size_t k = i / 4;
+  const uint32_t w = y[3 * k] | (y[3 * k + 1] << 8) | (uint32_t(y[3 * k + 2]) << 16);
+  return (w >> (6 * (i % 4))) & 0x3F;
+}
+
+// A tensor in one input type: raw storage plus its exact float32 values.
+struct Input {
+  DType type;
+  std::vector<uint8_t> raw;
+  std::vector<float> values;
+};
+
+Input MakeInput(DType type, size_t n, std::mt19937& rng, double special_rate) {
+  Input in{type, std::vector<uint8_t>(n * (type == DType::kFloat32 ? 4 : 2)), std::vector<float>(n)};
+  std::normal_distribution<float> gauss;
+  for (size_t i = 0; i < n; ++i) {
+    // Gaussian times 2^k, with k varying by position so that blocks differ in range.
+    float v = gauss(rng) * std::ldexp(1.0f, static_cast<int>((i / 37) % 60) - 30);
+    const double u = std::uniform_real_distribution<double>()(rng);
+    if (u < special_rate) v = (rng() & 1) ? NAN : -INFINITY;
+    else if (u < 0.02) v = 0.0f;
+    else if (u < 0.03) v = -0.0f;
+    else if (u < 0.05) v = FromBits(rng() & 0x807FFFFF);  // float32 subnormal
+    uint32_t b = Bits(v);
+    if (type == DType::kFloat32) {
+      std::memcpy(&in.raw[4 * i], &b, 4);
+      in.values[i] = v;
+    } else if (type == DType::kBFloat16) {
+      const uint16_t h = static_cast<uint16_t>(b >> 16);  // truncation: any bfloat16 will do
+      std::memcpy(&in.raw[2 * i], &h, 2);
+      in.values[i] = FromBits(detail::BFloat16ToBits(h));
+    } else {
+      const _Float16 hf = static_cast<_Float16>(v);
+      uint16_t h;
+      std::memcpy(&h, &hf, 2);
+      std::memcpy(&in.raw[2 * i], &h, 2);
+      in.values[i] = static_cast<float>(hf);
+    }
+  }
+  return in;
+}
+
+struct Case {
+  std::vector<int64_t> shape;
+  int64_t axis;
+  int64_t blocksize;
+};
+
+// Quantizes with the library and compares codes and mxscale with the model; returns false on
+// the first difference (reported).
+bool CheckCase(const Input& in, const Case& c, DType t, RoundMode mode, ScaleAlg alg, int threads) {
+  size_t n = 1;
+  for (auto d : c.shape) n *= static_cast<size_t>(d);
+  std::vector<uint8_t> y(storage_bytes(t, n) + 8, 0xA5);
+  int64_t storage[8];
+  const auto sshape = scale_shape(c.shape, c.axis, c.blocksize, storage);
+  size_t ns = 1;
+  for (auto d : sshape) ns *= static_cast<size_t>(d);
+  std::vector<uint8_t> s(ns + 8, 0xA5);
+  QuantizeOptions o;
+  o.axis = c.axis, o.dst_type = t, o.blocksize = c.blocksize, o.scale_alg = static_cast<int64_t>(alg);
+  o.round_mode = mode == RoundMode::kRint ? "rint" : mode == RoundMode::kRound ? "round" : "floor";
+  o.threads = threads;
+  const Error e = quantize({in.raw.data(), in.type, c.shape}, {y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, o);
+  if (!e.ok()) {
+    ADD_FAILURE() << e.message;
+    return false;
+  }
+  std::vector<uint8_t> want_codes, want_scales;
+  reference::Quantize(in.values, c.shape, c.axis, t, c.blocksize, mode, alg, &want_codes, &want_scales);
+  const std::string what = std::string(dtype_name(t)) + " from " + dtype_name(in.type) + " mode " +
+                           std::to_string(int(mode)) + " alg " + std::to_string(int(alg)) + " axis " +
+                           std::to_string(c.axis) + " bs " + std::to_string(c.blocksize);
+  for (size_t i = 0; i < n; ++i) {
+    if (CodeAt(y, t, i) != want_codes[i]) {
+      ADD_FAILURE() << what << ": element " << i << " x=" << in.values[i] << " code 0x" << std::hex
+                    << int(CodeAt(y, t, i)) << " want 0x" << int(want_codes[i]);
+      return false;
+    }
+  }
+  for (size_t k = 0; k < 8; ++k) {
+    if (y[storage_bytes(t, n) + k] != 0xA5 || s[ns + k] != 0xA5) {
+      ADD_FAILURE() << what << ": wrote past the end";
+      return false;
+    }
+  }
+  // mxscale[p..., j, q..., k] = scale of block 2j+k; 0x00 pads an odd block count.
+  const int64_t rank = static_cast<int64_t>(c.shape.size()), a = c.axis < 0 ? c.axis + rank : c.axis;
+  int64_t pre = 1, post = 1;
+  for (int64_t i = 0; i < a; ++i) pre *= c.shape[i];
+  for (int64_t i = a + 1; i < rank; ++i) post *= c.shape[i];
+  const int64_t nb = (c.shape[a] + c.blocksize - 1) / c.blocksize, nb2 = (nb + 1) / 2;
+  for (int64_t p = 0; p < pre; ++p) {
+    for (int64_t j = 0; j < nb2; ++j) {
+      for (int64_t q = 0; q < post; ++q) {
+        for (int64_t k = 0; k < 2; ++k) {
+          const int64_t b = 2 * j + k;
+          const uint8_t want = b < nb ? want_scales[(p * nb + b) * post + q] : 0;
+          const uint8_t got = s[((p * nb2 + j) * post + q) * 2 + k];
+          if (got != want) {
+            ADD_FAILURE() << what << ": scale of block " << b << " (p " << p << ", q " << q << ") " << int(got)
+                          << " want " << int(want);
+            return false;
+          }
+        }
+      }
+    }
+  }
+  return true;
+}
+
+const std::vector<Case>& Cases() {
+  static const std::vector<Case> cases = {
+      {{64}, -1, 32},           {{100}, 0, 32},          {{3, 96}, -1, 64},     {{2, 1056}, 1, 1024},
+      {{70, 8}, 0, 32},         {{2, 40, 12}, 1, 32},    {{4, 33, 20}, -2, 32}, {{2, 3, 2, 36}, -1, 32},
+      {{5, 4, 3, 4}, 0, 32},    {{1, 2, 1, 2, 1, 2, 68}, 6, 64},            {{130, 4}, 0, 96}};
+  return cases;
+}
+
+TEST(MxQuantize, MatchesModelEverywhere) {
+  std::mt19937 rng(7);
+  for (DType in_type : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
+    for (const Case& c : Cases()) {
+      size_t n = 1;
+      for (auto d : c.shape) n *= static_cast<size_t>(d);
+      const Input in = MakeInput(in_type, n, rng, 0.002);
+      for (DType t : kElems) {
+        if (BitsOf(t) == 6 && c.shape.back() % 4 != 0) continue;
+        for (RoundMode m : {RoundMode::kRint, RoundMode::kRound, RoundMode::kFloor}) {
+          if (BitsOf(t) == 8 && m != RoundMode::kRint) continue;
+          for (ScaleAlg alg : {ScaleAlg::kOcp, ScaleAlg::kRceil, ScaleAlg::kCeil, ScaleAlg::kEven}) {
+            if (alg == ScaleAlg::kRceil && BitsOf(t) != 8) continue;
+            ASSERT_TRUE(CheckCase(in, c, t, m, alg, 1));
+          }
+        }
+      }
+    }
+  }
+}
+
+// Every compiled SIMD target that this CPU runs, and several threads, give the model's bits.
+TEST(MxQuantize, EveryTargetAndThreads) {
+  std::mt19937 rng(11);
+  const Case big{{64, 2048}, -1, 32}, inner{{256, 48}, 0, 64};
+  const Input in32 = MakeInput(DType::kFloat32, 64 * 2048, rng, 0.0005);
+  const Input in16 = MakeInput(DType::kBFloat16, 256 * 48, rng, 0.0005);
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    for (DType t : kElems) {
+      ASSERT_TRUE(CheckCase(in32, big, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
+      ASSERT_TRUE(CheckCase(in16, inner, t, BitsOf(t) == 8 ? RoundMode::kRint : RoundMode::kFloor, ScaleAlg::kEven, 1));
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  for (int threads : {2, 3, 8}) {
+    ASSERT_TRUE(CheckCase(in32, big, DType::kFloat4E2M1, RoundMode::kRint, ScaleAlg::kOcp, threads));
+    ASSERT_TRUE(CheckCase(in16, inner, DType::kFloat8E4M3FN, RoundMode::kRint, ScaleAlg::kRceil, threads));
+  }
+}
+
+// Blocks the spec singles out: NaN/Inf (scale 0xFF, elements +0), all zero and -0, subnormal
+// only (code 0), tiny (amax < 2^-120: the true 2^127 factor), huge (E1M2 reaches code 254).
+TEST(MxQuantize, SpecialBlocks) {
+  const int64_t shape[1] = {32};
+  auto run = [&](std::vector<float> x, DType t, std::vector<uint8_t>* y, uint8_t* scale) {
+    x.resize(32, 0.0f);
+    y->assign(storage_bytes(t, 32), 0xA5);
+    uint8_t s[2] = {0xA5, 0xA5};
+    const int64_t sshape[2] = {1, 2};
+    QuantizeOptions o;
+    o.dst_type = t;
+    ASSERT_TRUE(quantize({x.data(), DType::kFloat32, shape}, {y->data(), t, shape}, {s, DType::kFloat8E8M0, sshape}, o).ok());
+    EXPECT_EQ(s[1], 0x00);  // padding
+    *scale = s[0];
+  };
+  std::vector<uint8_t> y;
+  uint8_t e;
+  run({1.0f, NAN, -2.0f}, DType::kFloat8E4M3FN, &y, &e);
+  EXPECT_EQ(e, 0xFF);
+  for (uint8_t c : y) EXPECT_EQ(c, 0x00);
+  run({-INFINITY, 3.0f}, DType::kFloat4E2M1, &y, &e);
+  EXPECT_EQ(e, 0xFF);
+  for (uint8_t c : y) EXPECT_EQ(c, 0x00);
+  run({0.0f, -0.0f}, DType::kFloat8E4M3FN, &y, &e);
+  EXPECT_EQ(e, 0);
+  EXPECT_EQ(y[0], 0x00);
+  EXPECT_EQ(y[1], 0x80);
+  run({0x1p-125f, 0x1p-126f}, DType::kFloat4E2M1, &y, &e);  // survey 2.7: golden 6 4, scale 0
+  EXPECT_EQ(e, 0);
+  EXPECT_EQ(y[0], 0x6 | (0x4 << 4));
+  run({0x1p-140f, -0x1p-149f}, DType::kFloat8E4M3FN, &y, &e);  // subnormal only: code 0
+  EXPECT_EQ(e, 0);
+  EXPECT_EQ(y[0], encode(0x1p-13f, DType::kFloat8E4M3FN));
+  EXPECT_EQ(y[1], 0x80);
+  run({0x1.8p127f, 1.0f}, DType::kFloat4E1M2, &y, &e);
+  EXPECT_EQ(e, 254);
+  EXPECT_EQ(y[0], 0x6);  // 1.5
+}
+
+// Dequantize: value(code) * 2^(E - 127), exact in float32, then one rounding to float16/bfloat16.
+TEST(MxDequantize, ExactAndRounded) {
+  std::mt19937 rng(5);
+  for (const Case& c : Cases()) {
+    size_t n = 1;
+    for (auto d : c.shape) n *= static_cast<size_t>(d);
+    const Input in = MakeInput(DType::kFloat32, n, rng, 0.002);
+    for (DType t : kElems) {
+      if (BitsOf(t) == 6 && c.shape.back() % 4 != 0) continue;
+      int64_t storage[8];
+      const auto sshape = scale_shape(c.shape, c.axis, c.blocksize, storage);
+      size_t ns = 1;
+      for (auto d : sshape) ns *= static_cast<size_t>(d);
+      std::vector<uint8_t> y(storage_bytes(t, n)), s(ns);
+      QuantizeOptions o;
+      o.axis = c.axis, o.dst_type = t, o.blocksize = c.blocksize;
+      ASSERT_TRUE(quantize({in.raw.data(), DType::kFloat32, c.shape}, {y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, o).ok());
+      std::vector<uint8_t> codes, scales;
+      reference::Quantize(in.values, c.shape, c.axis, t, c.blocksize, RoundMode::kRint, ScaleAlg::kOcp, &codes, &scales);
+      const int64_t rank = static_cast<int64_t>(c.shape.size()), a = c.axis < 0 ? c.axis + rank : c.axis;
+      int64_t post = 1;
+      for (int64_t i = a + 1; i < rank; ++i) post *= c.shape[i];
+      const int64_t dim = c.shape[a], nb = (dim + c.blocksize - 1) / c.blocksize;
+      std::vector<double> want(n);
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t q = static_cast<int64_t>(i) % post, tt = (static_cast<int64_t>(i) / post) % dim, p = static_cast<int64_t>(i) / post / dim;
+        want[i] = reference::Value(codes[i], t) * reference::ScaleValue(scales[(p * nb + tt / c.blocksize) * post + q]);
+      }
+      DequantizeOptions d;
+      d.axis = c.axis, d.blocksize = c.blocksize;
+      std::vector<float> x32(n);
+      ASSERT_TRUE(dequantize({y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x32.data(), DType::kFloat32, c.shape}, d).ok());
+      std::vector<uint16_t> x16(n), xb(n);
+      ASSERT_TRUE(dequantize({y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x16.data(), DType::kFloat16, c.shape}, d).ok());
+      ASSERT_TRUE(dequantize({y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, {xb.data(), DType::kBFloat16, c.shape}, d).ok());
+      for (size_t i = 0; i < n; ++i) {
+        const double w = want[i];
+        if (std::isnan(w)) {
+          ASSERT_TRUE(std::isnan(x32[i])) << i;
+          continue;
+        }
+        ASSERT_EQ(double(x32[i]), w) << dtype_name(t) << " element " << i;  // exact
+        ASSERT_EQ(std::signbit(x32[i]), std::signbit(w)) << i;
+        const _Float16 h = static_cast<_Float16>(w);  // GCC rounds double -> half to nearest even once
+        uint16_t hb;
+        std::memcpy(&hb, &h, 2);
+        ASSERT_EQ(x16[i], hb) << dtype_name(t) << " f16 element " << i << " value " << w;
+        // bfloat16: round the float32 (exact) to 8 significant bits, half to even.
+        const uint32_t b = Bits(x32[i]);
+        const uint16_t rb = static_cast<uint16_t>((b + 0x7FFF + ((b >> 16) & 1)) >> 16);
+        ASSERT_EQ(xb[i], rb) << dtype_name(t) << " bf16 element " << i;
+      }
+    }
+  }
+}
+
+// ---- validation: each bad parameter gives its code and name, and nothing is written -----------
+struct Bufs {
+  std::vector<float> x = std::vector<float>(64, 1.0f);
+  std::vector<uint8_t> y = std::vector<uint8_t>(64, 0xA5), s = std::vector<uint8_t>(8, 0xA5);
+  bool Untouched() const {
+    for (uint8_t b : y) if (b != 0xA5) return false;
+    for (uint8_t b : s) if (b != 0xA5) return false;
+    return true;
+  }
+};
+
+Error Try(Bufs& b, std::vector<int64_t> xshape, QuantizeOptions o, std::vector<int64_t> yshape,
+          std::vector<int64_t> sshape, DType xtype = DType::kFloat32, DType ytype = DType(-1),
+          DType stype = DType::kFloat8E8M0, bool null_x = false) {
+  if (ytype == DType(-1)) ytype = o.dst_type;
+  return quantize({null_x ? nullptr : b.x.data(), xtype, xshape}, {b.y.data(), ytype, yshape}, {b.s.data(), stype, sshape}, o);
+}
+
+TEST(MxQuantize, Validation) {
+  QuantizeOptions fp8;
+  fp8.dst_type = DType::kFloat8E4M3FN;
+  QuantizeOptions fp4;  // e2m1, the default
+  const std::vector<int64_t> x{2, 32}, s{2, 1, 2};
+  struct Expect { int32_t code; const char* param; };
+  auto check = [&](Error e, Expect want, Bufs& b) {
+    EXPECT_EQ(e.code, want.code) << e.message;
+    EXPECT_EQ(e.param, want.param) << e.message;
+    EXPECT_NE(e.message.find(want.param), std::string::npos) << e.message;
+    EXPECT_TRUE(b.Untouched()) << e.message;
+  };
+  {
+    Bufs b;
+    check(Try(b, x, fp8, x, s, DType::kFloat32, DType(-1), DType::kFloat8E8M0, true), {kErrNullptr, "x"}, b);
+    check(quantize({b.x.data(), DType::kFloat32, x}, {nullptr, DType::kFloat8E4M3FN, x}, {b.s.data(), DType::kFloat8E8M0, s}, fp8), {kErrNullptr, "y"}, b);
+    check(quantize({b.x.data(), DType::kFloat32, x}, {b.y.data(), DType::kFloat8E4M3FN, x}, {nullptr, DType::kFloat8E8M0, s}, fp8), {kErrNullptr, "mxscale"}, b);
+    check(Try(b, {0, 32}, fp8, {0, 32}, {0, 1, 2}), {kErrParamInvalid, "x"}, b);        // empty
+    check(Try(b, {}, fp8, {}, {2}), {kErrParamInvalid, "x"}, b);                         // rank 0
+    check(Try(b, {1, 1, 1, 1, 1, 1, 1, 32}, fp8, {1, 1, 1, 1, 1, 1, 1, 32}, {1, 1, 1, 1, 1, 1, 1, 1, 2}), {kErrParamInvalid, "x"}, b);  // rank 8
+    check(Try(b, x, fp8, x, s, DType::kUInt8), {kErrParamInvalid, "x"}, b);             // x dtype
+    QuantizeOptions o = fp8;
+    o.dst_type = DType::kFloat8E8M0;
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "dst_type"}, b);
+    o = fp8, o.round_mode = "floor";
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "round_mode"}, b);                    // FP8 only rint
+    o = fp4, o.round_mode = "RINT";
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "round_mode"}, b);                    // exact strings
+    o = fp4, o.scale_alg = 1;
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "scale_alg"}, b);                     // rceil: FP8 only
+    o = fp8, o.scale_alg = 4;
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "scale_alg"}, b);
+    o = fp8, o.blocksize = 48;
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "blocksize"}, b);
+    o = fp8, o.blocksize = 1056;
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "blocksize"}, b);
+    o = fp8, o.blocksize = 0;
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "blocksize"}, b);
+    o = fp8, o.axis = 2;
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "axis"}, b);
+    o = fp8, o.axis = -3;
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "axis"}, b);
+    check(Try(b, {32, 3}, fp4, {32, 3}, {1, 3, 2}), {kErrParamInvalid, "x"}, b);       // FP4 odd last dim
+    o = fp4, o.dst_type = DType::kFloat6E3M2;
+    check(Try(b, {32, 6}, o, {32, 6}, {1, 6, 2}), {kErrParamInvalid, "x"}, b);        // FP6 last dim % 4
+    check(Try(b, x, fp8, x, s, DType::kFloat32, DType::kFloat8E5M2), {kErrParamInvalid, "y"}, b);  // y dtype
+    check(Try(b, x, fp8, {2, 31}, s), {kErrParamInvalid, "y"}, b);                     // y shape
+    check(Try(b, x, fp8, x, {2, 2}), {kErrParamInvalid, "mxscale"}, b);                 // mxscale shape
+    check(Try(b, x, fp8, x, {2, 1, 2}, DType::kFloat32, DType(-1), DType::kUInt8), {kErrParamInvalid, "mxscale"}, b);
+    o = fp8, o.threads = -1;
+    check(Try(b, x, o, x, s), {kErrParamInvalid, "threads"}, b);
+    // y inside x's bytes
+    check(quantize({b.x.data(), DType::kFloat32, x}, {b.x.data() + 8, DType::kFloat8E4M3FN, x}, {b.s.data(), DType::kFloat8E8M0, s}, fp8),
+          {kErrParamInvalid, "y"}, b);
+  }
+  // The two-phase form reports the same, and run refuses a plan that was not validated.
+  Bufs b;
+  uint64_t ws = 1;
+  QuantizePlan plan;
+  QuantizeOptions o = fp8;
+  o.axis = 5;
+  Error e = get_workspace_size({b.x.data(), DType::kFloat32, x}, o, {b.y.data(), DType::kFloat8E4M3FN, x}, {b.s.data(), DType::kFloat8E8M0, s}, &ws, &plan);
+  EXPECT_EQ(e.param, "axis");
+  EXPECT_FALSE(plan.valid);
+  EXPECT_EQ(run(nullptr, 0, plan).code, kErrParamInvalid);
+  EXPECT_TRUE(b.Untouched());
+  e = get_workspace_size({b.x.data(), DType::kFloat32, x}, fp8, {b.y.data(), DType::kFloat8E4M3FN, x}, {b.s.data(), DType::kFloat8E8M0, s}, &ws, &plan);
+  ASSERT_TRUE(e.ok()) << e.message;
+  EXPECT_EQ(ws, 0u);
+  EXPECT_TRUE(b.Untouched());  // get_workspace_size writes nothing
+  ASSERT_TRUE(run(nullptr, ws, plan).ok());
+  EXPECT_EQ(b.s[0], 119);  // amax 1.0: E = 127 + floor(log2 1) - emax(8)
+}
+
+TEST(MxDequantize, Validation) {
+  std::vector<uint8_t> y(64, 0), s(4, 127);
+  std::vector<float> x(64, 7.0f);
+  const std::vector<int64_t> shape{2, 32}, sshape{2, 1, 2};
+  DequantizeOptions o;
+  auto untouched = [&] { for (float v : x) if (v != 7.0f) return false; return true; };
+  Error e = dequantize({nullptr, DType::kFloat8E4M3FN, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x.data(), DType::kFloat32, shape}, o);
+  EXPECT_EQ(e.code, kErrNullptr);
+  EXPECT_EQ(e.param, "y");
+  e = dequantize({y.data(), DType::kFloat32, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x.data(), DType::kFloat32, shape}, o);
+  EXPECT_EQ(e.param, "y");
+  e = dequantize({y.data(), DType::kFloat8E4M3FN, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x.data(), DType::kUInt8, shape}, o);
+  EXPECT_EQ(e.param, "x");
+  e = dequantize({y.data(), DType::kFloat8E4M3FN, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x.data(), DType::kFloat32, sshape}, o);
+  EXPECT_EQ(e.param, "x");
+  e = dequantize({y.data(), DType::kFloat8E4M3FN, shape}, {s.data(), DType::kFloat8E8M0, shape}, {x.data(), DType::kFloat32, shape}, o);
+  EXPECT_EQ(e.param, "mxscale");
+  o.blocksize = 16;
+  e = dequantize({y.data(), DType::kFloat8E4M3FN, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x.data(), DType::kFloat32, shape}, o);
+  EXPECT_EQ(e.param, "blocksize");
+  EXPECT_TRUE(untouched());
+}
+
+}  // namespace
+}  // namespace accelmath::mx

@@ -106,16 +106,42 @@ ACCELMATH_KERNEL VI EncodeBits(DI di, VI v, VI nonzero) {
   return Or(code, And(neg, Set(di, 1 << (F.bits - 1))));
 }
 
-// Element code of float32 bits x: EncodeBits plus NaN (F's NaN with x's sign, or +0 when F has
-// none). The per-value codec of the public API.
-template <ElemFormat F, RoundMode kMode, class DI, class VI>
-ACCELMATH_KERNEL VI EncodeFloat(DI di, VI x) {
+// kRint through the float adder, for |v| bits a (sign clear): with ec = max(e, 127 + emin) and
+// C = 2^(ec - 127 + 23 - mbits), the unit in the last place of C is the grid step at |v|, and
+// |v| < 2^(ec - 126) is far below C, so the float32 sum |v| + C rounds |v| to the grid, half to
+// even (IEEE default rounding), and its bits minus C's count the steps q; the code is then
+// ((ec - 127 - emin) << mbits) + q, as in EncodeBits. a is first clamped to 2^(emax + 2), which
+// saturates anyway, so that C stays finite. Fewer operations than EncodeBits, same codes (the
+// codec tests compare both against the reference model).
+template <ElemFormat F, class DF, class DI, class VI>
+ACCELMATH_KERNEL VI EncodeRintAbs(DF df, DI di, VI a) {
+  a = Min(a, Set(di, (127 + F.emax + 2) << 23));
+  const VI ec = Max(ShiftRight<23>(a), Set(di, 127 + F.emin));
+  const VI c = ShiftLeft<23>(Add(ec, Set(di, 23 - F.mbits)));
+  const VI sum = BitCast(di, Add(BitCast(df, a), BitCast(df, c)));
+  const VI code = Add(Sub(sum, c), Sub(ShiftLeft<F.mbits>(ec), Set(di, (127 + F.emin) << F.mbits)));
+  return Min(code, Set(di, F.max_code));
+}
+
+// The sign of float32 bits x in F's sign bit (bit F.bits - 1).
+template <ElemFormat F, class DI, class VI>
+ACCELMATH_KERNEL VI SignBit(DI di, VI x) {
+  return And(ShiftRight<32 - F.bits>(x), Set(di, 1 << (F.bits - 1)));
+}
+
+// Element code of float32 bits x: one rounding in kMode plus NaN (F's NaN with x's sign, or +0
+// when F has none). The per-value codec of the public API.
+template <ElemFormat F, RoundMode kMode, class DF, class DI, class VI>
+ACCELMATH_KERNEL VI EncodeFloat(DF df, DI di, VI x) {
   const VI a = And(x, Set(di, 0x7FFFFFFF));
-  const VI code = EncodeBits<F, kMode>(di, x, Min(a, Set(di, 1)));
-  VI nan = Zero(di);
-  if constexpr (F.nan_code >= 0) {
-    nan = Or(Set(di, F.nan_code), And(ShiftRight<31>(x), Set(di, 1 << (F.bits - 1))));
+  VI code;
+  if constexpr (kMode == RoundMode::kRint) {
+    code = Or(EncodeRintAbs<F>(df, di, a), SignBit<F>(di, x));
+  } else {
+    code = EncodeBits<F, kMode>(di, x, Min(a, Set(di, 1)));
   }
+  VI nan = Zero(di);
+  if constexpr (F.nan_code >= 0) nan = Or(Set(di, F.nan_code), SignBit<F>(di, x));
   return IfThenElse(Gt(a, Set(di, 0x7F800000)), nan, code);
 }
 
@@ -126,10 +152,15 @@ ACCELMATH_KERNEL VI EncodeFloat(DI di, VI x) {
 // E = 0xFF, whose elements are +0.
 template <ElemFormat F, RoundMode kMode, class DF, class DI, class VI, class VF>
 ACCELMATH_KERNEL VI QuantizeLanes(DF df, DI di, VI x, VF factor, VI keep) {
-  const VI v = BitCast(di, Mul(BitCast(df, x), factor));
-  VI nonzero = Zero(di);
-  if (kMode == RoundMode::kFloor) nonzero = Min(And(x, Set(di, 0x7FFFFFFF)), Set(di, 1));
-  return And(EncodeBits<F, kMode>(di, v, nonzero), keep);
+  if constexpr (kMode == RoundMode::kRint) {
+    const VI a = BitCast(di, Mul(BitCast(df, And(x, Set(di, 0x7FFFFFFF))), factor));
+    return And(Or(EncodeRintAbs<F>(df, di, a), SignBit<F>(di, x)), keep);
+  } else {
+    const VI v = BitCast(di, Mul(BitCast(df, x), factor));
+    VI nonzero = Zero(di);
+    if (kMode == RoundMode::kFloor) nonzero = Min(And(x, Set(di, 0x7FFFFFFF)), Set(di, 1));
+    return And(EncodeBits<F, kMode>(di, v, nonzero), keep);
+  }
 }
 
 // All ones for E < 255, 0 for E = 255 (the sign of E - 255, spread).

@@ -130,9 +130,9 @@ uint8_t EncodeOne(float x, RoundMode mode) {
   std::memcpy(&bits, &x, 4);
   const lane::Vec<int32_t> v{bits};
   switch (mode) {
-    case RoundMode::kRound: return static_cast<uint8_t>(lane::EncodeFloat<F, RoundMode::kRound>(di, v).raw);
-    case RoundMode::kFloor: return static_cast<uint8_t>(lane::EncodeFloat<F, RoundMode::kFloor>(di, v).raw);
-    default: return static_cast<uint8_t>(lane::EncodeFloat<F, RoundMode::kRint>(di, v).raw);
+    case RoundMode::kRound: return static_cast<uint8_t>(lane::EncodeFloat<F, RoundMode::kRound>(lane::D<float>(), di, v).raw);
+    case RoundMode::kFloor: return static_cast<uint8_t>(lane::EncodeFloat<F, RoundMode::kFloor>(lane::D<float>(), di, v).raw);
+    default: return static_cast<uint8_t>(lane::EncodeFloat<F, RoundMode::kRint>(lane::D<float>(), di, v).raw);
   }
 }
 

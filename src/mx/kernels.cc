@@ -8,6 +8,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "mx/job.h"
@@ -107,6 +108,101 @@ HWY_INLINE uint32_t WidenBits(const T& v) {
   }
 }
 
+#if HWY_TARGET == HWY_AVX2
+// ---- quantize: AVX2, last axis, blocksize 32, eight blocks at a time ---------------------------
+// The hot case. Per block: the max of its four vectors' |x|; the eight block maxima are then
+// transposed into one vector (lane b = block b), so E, the factor and the keep mask are computed
+// once for eight blocks; each block's factor is a lane broadcast. The four vectors of codes are
+// packed into 32 bytes in order with two packs and one permute. Same kernels (ScaleCode,
+// ScaleFactor, QuantizeLanes), so the same bits as the generic path (tested per target).
+HWY_INLINE Vec256<int32_t> MaxOf8x8(Full256<int32_t> di, const Vec256<int32_t>* m) {
+  const Full256<int64_t> d64;
+  Vec256<int32_t> t[4];
+  for (int k = 0; k < 4; ++k) {
+    t[k] = Max(InterleaveLower(di, m[2 * k], m[2 * k + 1]), InterleaveUpper(di, m[2 * k], m[2 * k + 1]));
+  }
+  Vec256<int32_t> u[2];
+  for (int k = 0; k < 2; ++k) {
+    const auto a = BitCast(d64, t[2 * k]), b = BitCast(d64, t[2 * k + 1]);
+    u[k] = Max(BitCast(di, InterleaveLower(d64, a, b)), BitCast(di, InterleaveUpper(d64, a, b)));
+  }
+  // u0 = per 128-bit half [A, B, C, D], u1 = [E, F, G, H]: combine the halves.
+  return Max(ConcatLowerLower(di, u[1], u[0]), ConcatUpperUpper(di, u[1], u[0]));
+}
+
+// 32 codes (four vectors of int32 < 256) to 32 bytes in element order.
+HWY_INLINE __m256i PackBytes32(Vec256<int32_t> c0, Vec256<int32_t> c1, Vec256<int32_t> c2, Vec256<int32_t> c3) {
+  const __m256i ab = _mm256_packs_epi32(c0.raw, c1.raw);  // [c0 0-3, c1 0-3 | c0 4-7, c1 4-7]
+  const __m256i cd = _mm256_packs_epi32(c2.raw, c3.raw);
+  const __m256i bytes = _mm256_packus_epi16(ab, cd);  // dwords: c0lo c1lo c2lo c3lo | c0hi c1hi c2hi c3hi
+  return _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+// Max |x| bits of one block of 32 as int32 lanes (the block's max is the max over lanes). For
+// bfloat16 the maximum is taken on the 16-bit patterns (|x| < 0x8000, so signed compares work)
+// and widened once: a third of the work of widening every element first.
+template <typename T>
+HWY_INLINE Vec256<int32_t> BlockAbsMax(Full256<int32_t> di, const T* xb) {
+  if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
+    const Full256<int16_t> d16;
+    const auto abs = Set(d16, 0x7FFF);
+    const int16_t* p16 = reinterpret_cast<const int16_t*>(xb);
+    const auto m16 = BitCast(di, Max(And(LoadU(d16, p16), abs), And(LoadU(d16, p16 + 16), abs)));
+    return ShiftLeft<16>(Max(And(m16, Set(di, 0xFFFF)), ShiftRight<16>(m16)));
+  } else {
+    const auto abs = Set(di, 0x7FFFFFFF);
+    return Max(Max(And(LoadBits(di, xb), abs), And(LoadBits(di, xb + 8), abs)),
+               Max(And(LoadBits(di, xb + 16), abs), And(LoadBits(di, xb + 24), abs)));
+  }
+}
+
+template <ElemFormat F, RoundMode kMode, bool kAllFinite, typename T>
+HWY_INLINE void Encode8Blocks(const T* x, uint8_t* y, Vec256<float> factor, Vec256<int32_t> keep) {
+  const Full256<int32_t> di;
+  const Full256<float> df;
+  for (int b = 0; b < 8; ++b) {
+    const auto idx = SetTableIndices(di, std::array<int32_t, 8>{b, b, b, b, b, b, b, b}.data());
+    const auto fb = BitCast(df, TableLookupLanes(BitCast(di, factor), idx));
+    const auto kb = kAllFinite ? Set(di, -1) : TableLookupLanes(keep, idx);
+    const T* xb = x + 32 * b;
+    auto code = [&](const T* at) {
+      const auto c = QuantizeLanes<F, kMode>(df, di, LoadBits(di, at), fb, kb);
+      return c;
+    };
+    const __m256i bytes = PackBytes32(code(xb), code(xb + 8), code(xb + 16), code(xb + 24));
+    if constexpr (F.bits == 8) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + 32 * b), bytes);
+    } else if constexpr (F.bits == 4) {
+      // u16 lane i = code 2i | code 2i+1 << 8 -> byte code 2i | code 2i+1 << 4
+      const __m256i w = _mm256_and_si256(_mm256_or_si256(bytes, _mm256_srli_epi16(bytes, 4)), _mm256_set1_epi16(0xFF));
+      const __m128i packed = _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(y + 16 * b), packed);
+    } else {
+      HWY_ALIGN uint8_t codes[32];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(codes), bytes);
+      PackCodes<6>(codes, 32, y + 24 * b);
+    }
+  }
+}
+
+template <ElemFormat F, RoundMode kMode, typename T>
+HWY_INLINE void Quantize8Blocks(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* scale) {
+  const Full256<int32_t> di;
+  const Full256<float> df;
+  Vec256<int32_t> m[8];
+  for (int b = 0; b < 8; ++b) m[b] = BlockAbsMax(di, x + 32 * b);
+  const auto amax = MaxOf8x8(di, m);
+  const auto e = ScaleCode<F>(df, di, amax, p.alg);
+  const auto factor = ScaleFactor(df, di, e);
+  StoreBytes(di, e, scale);
+  if (AllFalse(di, Eq(e, Set(di, 255)))) {
+    Encode8Blocks<F, kMode, true>(x, y, factor, e);  // the keep mask is all ones: skip it
+  } else {
+    Encode8Blocks<F, kMode, false>(x, y, factor, KeepMask(di, e));
+  }
+}
+#endif
+
 // ---- quantize: blocks along the last axis (post == 1) -------------------------------------------
 // A block's elements are contiguous: the max |x| over its vectors, reduced across lanes, gives E
 // in every lane; then each vector is scaled and encoded. A short last block (dim % blocksize)
@@ -124,6 +220,14 @@ void QuantizeLast(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   for (int64_t g = g0; g < g1; ++g) {
     const int64_t r = g / nb, b = g % nb;
     const int64_t first = r * dim + b * bs;
+#if HWY_TARGET == HWY_AVX2
+    if (bs == 32 && b + 8 <= nb - (dim % 32 != 0) && g + 8 <= g1) {  // eight full blocks of this row
+      Quantize8Blocks<F, kMode>(p, x + first, y + first * F.bits / 8, p.scale + r * ((nb + 1) / 2) * 2 + b);
+      g += 7;
+      if (b + 8 == nb && nb % 2 == 1) p.scale[r * ((nb + 1) / 2) * 2 + nb] = 0;
+      continue;
+    }
+#endif
     const int64_t len = std::min(bs, dim - b * bs);
     const bool direct = len == bs && bs % N == 0;
     if (!direct) {
@@ -342,16 +446,17 @@ void DequantizeF(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
 template <ElemFormat F, RoundMode kMode>
 void EncodeRun(const float* x, size_t n, uint8_t* codes) {
   const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
   const size_t N = Lanes(di);
   HWY_ALIGN int32_t tail[kMaxLanes] = {};
   HWY_ALIGN uint8_t tail_codes[kMaxLanes];
   size_t i = 0;
   for (; i + N <= n; i += N) {
-    StoreBytes(di, EncodeFloat<F, kMode>(di, LoadU(di, reinterpret_cast<const int32_t*>(x + i))), codes + i);
+    StoreBytes(di, EncodeFloat<F, kMode>(df, di, LoadU(di, reinterpret_cast<const int32_t*>(x + i))), codes + i);
   }
   if (i < n) {
     std::memcpy(tail, x + i, (n - i) * sizeof(float));
-    StoreBytes(di, EncodeFloat<F, kMode>(di, Load(di, tail)), tail_codes);
+    StoreBytes(di, EncodeFloat<F, kMode>(df, di, Load(di, tail)), tail_codes);
     std::memcpy(codes + i, tail_codes, n - i);
   }
 }

@@ -3,6 +3,8 @@
 //   verify   compare two .npy files under a precision standard
 //   sweep    exhaustive or sampled accuracy sweep against the reference oracle
 //   oracle-check  validate the double-precision oracle against MPFR
+//   quantize / dequantize   MX block quantization of .npy files (docs/mx.md)
+//   mx-sweep the MX element codecs against the reference model, every float32 or sampled
 //   report   the built-in cases, one table
 // Exit codes: 0 success / pass, 1 check failed, 2 bad input or usage.
 #include <CLI/CLI.hpp>
@@ -19,6 +21,7 @@
 #include "accelmath/verify.h"
 #include "accuracy/oracle.h"
 #include "accuracy/sweep.h"
+#include "cli/mx_cmd.h"
 #include "cli/report.h"
 #include "io/npy.h"
 
@@ -197,6 +200,39 @@ int main(int argc, char** argv) {
   oc->add_option("--seed", seed, "random seed");
   oc->add_option("--max-ulp", oc_limit, "exit 1 if the oracle is further than this (float32 ulp) from MPFR");
 
+  accelmath::cli::QuantizeArgs qa;
+  auto* quant = app.add_subcommand("quantize", "MX-quantize a .npy (float32, float16, or bfloat16 bits as uint16)");
+  quant->add_option("--in", qa.in, "input .npy")->required();
+  quant->add_option("--x-dtype", qa.x_dtype, "auto (from the file) | bfloat16 (uint16 bit patterns)");
+  quant->add_option("--dst", qa.dst, "e4m3 | e5m2 | e3m2 | e2m3 | e2m1 | e1m2")->required();
+  quant->add_option("--axis", qa.axis, "axis of the blocks (default -1)");
+  quant->add_option("--block", qa.block, "block size, a multiple of 32 up to 1024 (default 32)");
+  quant->add_option("--round", qa.round, "rint | round | floor (FP8: rint only)");
+  quant->add_option("--scale-alg", qa.scale_alg, "0 | ocp, 1 | rceil (FP8), 2 | ceil, 3 | even");
+  quant->add_option("--threads", qa.threads, "threads (0: automatic)");
+  quant->add_option("--out-y", qa.out_y, "elements .npy, uint8 (FP4: last dim halved; FP6: 3 bytes per 4)")->required();
+  quant->add_option("--out-scale", qa.out_scale, "E8M0 scales .npy, uint8, the mxscale shape")->required();
+
+  accelmath::cli::DequantizeArgs da;
+  auto* dequant = app.add_subcommand("dequantize", "MX-dequantize element and scale .npy files");
+  dequant->add_option("--y", da.y, "elements .npy (uint8, as quantize wrote it)")->required();
+  dequant->add_option("--scale", da.scale, "scales .npy (uint8)")->required();
+  dequant->add_option("--dst", da.dst, "element format: e4m3 | e5m2 | e3m2 | e2m3 | e2m1 | e1m2")->required();
+  dequant->add_option("--axis", da.axis, "axis of the blocks (default -1)");
+  dequant->add_option("--block", da.block, "block size (default 32)");
+  dequant->add_option("--out-dtype", da.out_dtype, "float32 | float16 | bfloat16 (written as uint16 bits)");
+  dequant->add_option("--threads", da.threads, "threads (0: automatic)");
+  dequant->add_option("--out", da.out, "output .npy")->required();
+
+  std::string mx_dst = "all", mx_round = "all";
+  std::uint64_t mx_sample = 0;
+  auto* mxs = app.add_subcommand("mx-sweep", "MX element codecs vs the reference model: all 2^32 float32, or --sample N");
+  mxs->add_option("--dst", mx_dst, "all | e4m3 | e5m2 | e3m2 | e2m3 | e2m1 | e1m2");
+  mxs->add_option("--round", mx_round, "all | rint | round | floor");
+  mxs->add_option("--sample", mx_sample, "N random float32 patterns instead of all 2^32");
+  mxs->add_option("--seed", seed, "random seed for --sample");
+  mxs->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
+
   auto* rep = app.add_subcommand("report", "run the built-in cases and print one table");
 
   try {
@@ -211,6 +247,13 @@ int main(int argc, char** argv) {
   if (*verify) return Verify(golden, actual, standard, vo, show);
   if (*sweep) return Sweep(sweep_op, variant, threads, sample, seed, quiet, max_ulp);
   if (*oc) return OracleCheck(sweep_op, oc_samples, seed, oc_limit);
-  if (*rep) return accelmath::cli::report(stdout);
+  if (*quant) return accelmath::cli::quantize_cmd(qa);
+  if (*dequant) return accelmath::cli::dequantize_cmd(da);
+  if (*mxs) return accelmath::cli::mx_sweep(mx_dst, mx_round, mx_sample, seed, threads);
+  if (*rep) {
+    const int a = accelmath::cli::report(stdout);
+    const int b = accelmath::cli::mx_report(stdout);
+    return a != 0 ? a : b;
+  }
   return kBadInput;
 }

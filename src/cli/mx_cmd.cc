@@ -1,0 +1,256 @@
+#include "cli/mx_cmd.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "accelmath/mx.h"
+#include "accuracy/mx_reference.h"
+#include "io/npy.h"
+
+namespace accelmath::cli {
+namespace {
+
+using io::NpyArray;
+using io::NpyError;
+using mx::DType;
+
+int Fail(const std::string& msg) {
+  std::fprintf(stderr, "accelmath: error: %s\n", msg.c_str());
+  return 2;
+}
+
+bool ParseElem(const std::string& s, DType* t) {
+  return mx::parse_dtype(s.c_str(), t) && mx::storage_bytes(*t, 8) != 8 * 4 && *t != DType::kUInt8 &&
+         *t != DType::kFloat8E8M0 && *t != DType::kFloat16 && *t != DType::kBFloat16;
+}
+
+int64_t ParseAlg(const std::string& s) {
+  if (s == "ocp" || s == "floor") return 0;
+  if (s == "rceil") return 1;
+  if (s == "ceil") return 2;
+  if (s == "even") return 3;
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  return end && *end == '\0' && !s.empty() ? v : -1;
+}
+
+int ElemBits(DType t) { return static_cast<int>(mx::storage_bytes(t, 8)); }  // bits per element
+
+double MedianSeconds(const std::function<void()>& fn, int reps) {
+  std::vector<double> t;
+  fn();
+  for (int i = 0; i < reps; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
+  return t[reps / 2];
+}
+
+}  // namespace
+
+int quantize_cmd(const QuantizeArgs& a) {
+  DType dst;
+  if (!ParseElem(a.dst, &dst)) return Fail("--dst '" + a.dst + "': expected e4m3, e5m2, e3m2, e2m3, e2m1 or e1m2");
+  const int64_t alg = ParseAlg(a.scale_alg);
+  try {
+    NpyArray x = io::read_npy(a.in);
+    DType xt;
+    if (a.x_dtype == "auto") {
+      if (x.descr == "<f4") xt = DType::kFloat32;
+      else if (x.descr == "<f2") xt = DType::kFloat16;
+      else return Fail(a.in + ": dtype '" + x.descr + "': expected float32 or float16 (bfloat16: uint16 bits with --x-dtype bfloat16)");
+    } else if (a.x_dtype == "bfloat16") {
+      if (x.descr != "<u2") return Fail(a.in + ": --x-dtype bfloat16 needs uint16 ('<u2') bit patterns, got '" + x.descr + "'");
+      xt = DType::kBFloat16;
+    } else {
+      return Fail("--x-dtype '" + a.x_dtype + "': expected auto or bfloat16");
+    }
+    if (x.fortran_order) return Fail(a.in + ": Fortran-order arrays are not supported; save it in C order");
+    std::vector<int64_t> shape(x.shape.begin(), x.shape.end());
+    if (shape.empty()) return Fail(a.in + ": a 0-d array has no axis to block along");
+    int64_t storage[8];
+    const auto sshape = mx::scale_shape(shape, a.axis, a.block, storage);
+    const uint64_t n = x.count();
+    NpyArray y{"|u1", false, x.shape, std::vector<unsigned char>(mx::storage_bytes(dst, n))};
+    const int bits = ElemBits(dst);
+    if (bits != 8 && !y.shape.empty()) y.shape.back() = y.shape.back() * bits / 8;  // packed along the last dim
+    NpyArray s{"|u1", false, {}, {}};
+    size_t ns = 1;
+    for (int64_t d : sshape) s.shape.push_back(static_cast<size_t>(d)), ns *= static_cast<size_t>(d);
+    s.data.resize(ns);
+    mx::QuantizeOptions o;
+    o.axis = a.axis, o.dst_type = dst, o.blocksize = a.block, o.round_mode = a.round.c_str(), o.scale_alg = alg,
+    o.threads = a.threads;
+    const mx::Error e = mx::quantize({x.data.data(), xt, shape}, {y.data.data(), dst, shape},
+                                     {s.data.data(), DType::kFloat8E8M0, sshape}, o);
+    if (!e.ok()) return Fail(e.message + " (code " + std::to_string(e.code) + ")");
+    io::write_npy(a.out_y, y);
+    io::write_npy(a.out_scale, s);
+  } catch (const NpyError& e) {
+    return Fail(e.what());
+  }
+  return 0;
+}
+
+int dequantize_cmd(const DequantizeArgs& a) {
+  DType elem, out;
+  if (!ParseElem(a.dst, &elem)) return Fail("--dst '" + a.dst + "': expected e4m3, e5m2, e3m2, e2m3, e2m1 or e1m2");
+  if (!mx::parse_dtype(a.out_dtype.c_str(), &out) ||
+      (out != DType::kFloat32 && out != DType::kFloat16 && out != DType::kBFloat16)) {
+    return Fail("--out-dtype '" + a.out_dtype + "': expected float32, float16 or bfloat16");
+  }
+  try {
+    const NpyArray y = io::read_npy(a.y), s = io::read_npy(a.scale);
+    if (y.descr != "|u1" && y.descr != "<u1") return Fail(a.y + ": dtype '" + y.descr + "', expected uint8");
+    if (s.descr != "|u1" && s.descr != "<u1") return Fail(a.scale + ": dtype '" + s.descr + "', expected uint8");
+    if (y.fortran_order || s.fortran_order) return Fail("Fortran-order arrays are not supported");
+    if (y.shape.empty()) return Fail(a.y + ": a 0-d array has no axis");
+    std::vector<int64_t> shape(y.shape.begin(), y.shape.end());
+    const int bits = ElemBits(elem);
+    if (bits != 8) {
+      const int64_t packed = shape.back();
+      if (packed * 8 % bits != 0) return Fail(a.y + ": last dim " + std::to_string(packed) + " is not a whole number of " + a.dst + " groups");
+      shape.back() = packed * 8 / bits;
+    }
+    const std::vector<int64_t> sshape(s.shape.begin(), s.shape.end());
+    NpyArray x{out == DType::kFloat32 ? "<f4" : out == DType::kFloat16 ? "<f2" : "<u2", false, {}, {}};
+    for (int64_t d : shape) x.shape.push_back(static_cast<size_t>(d));
+    x.data.resize(mx::storage_bytes(out, x.count()));
+    mx::DequantizeOptions o;
+    o.axis = a.axis, o.blocksize = a.block, o.threads = a.threads;
+    const mx::Error e = mx::dequantize({y.data.data(), elem, shape}, {s.data.data(), DType::kFloat8E8M0, sshape},
+                                       {x.data.data(), out, shape}, o);
+    if (!e.ok()) return Fail(e.message + " (code " + std::to_string(e.code) + ")");
+    io::write_npy(a.out, x);
+  } catch (const NpyError& e) {
+    return Fail(e.what());
+  }
+  return 0;
+}
+
+int mx_sweep(const std::string& dst, const std::string& round, uint64_t sample, uint64_t seed, unsigned threads) {
+  std::vector<DType> types;
+  if (dst == "all") {
+    types = {DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kFloat6E3M2, DType::kFloat6E2M3, DType::kFloat4E2M1, DType::kFloat4E1M2};
+  } else {
+    DType t;
+    if (!ParseElem(dst, &t)) return Fail("--dst '" + dst + "': expected all, e4m3, e5m2, e3m2, e2m3, e2m1 or e1m2");
+    types = {t};
+  }
+  std::vector<mx::RoundMode> modes;
+  if (round == "all") {
+    modes = {mx::RoundMode::kRint, mx::RoundMode::kRound, mx::RoundMode::kFloor};
+  } else {
+    mx::RoundMode m;
+    if (!mx::parse_round_mode(round.c_str(), &m)) return Fail("--round '" + round + "': expected all, rint, round or floor");
+    modes = {m};
+  }
+  const uint64_t total = sample ? sample : (uint64_t{1} << 32);
+  int rc = 0;
+  for (DType t : types) {
+    for (mx::RoundMode m : modes) {
+      std::atomic<uint64_t> bad{0}, first_bad{~uint64_t{0}};
+      const auto t0 = std::chrono::steady_clock::now();
+      auto work = [&](unsigned k) {
+        constexpr uint64_t kChunk = 1 << 16;
+        std::vector<float> x(kChunk);
+        std::vector<uint8_t> c(kChunk);
+        std::mt19937_64 rng(seed + k);
+        for (uint64_t start = uint64_t(k) * kChunk; start < total; start += uint64_t(threads) * kChunk) {
+          const uint64_t n = std::min(kChunk, total - start);
+          for (uint64_t i = 0; i < n; ++i) {
+            const uint32_t bits = sample ? static_cast<uint32_t>(rng()) : static_cast<uint32_t>(start + i);
+            std::memcpy(&x[i], &bits, 4);
+          }
+          (void)mx::encode(std::span<const float>(x.data(), n), std::span<uint8_t>(c.data(), n), t, m);
+          for (uint64_t i = 0; i < n; ++i) {
+            if (c[i] != mx::reference::Encode(x[i], t, m)) {
+              uint32_t b;
+              std::memcpy(&b, &x[i], 4);
+              if (bad++ == 0) first_bad = b;
+            }
+          }
+        }
+      };
+      std::vector<std::thread> pool;
+      for (unsigned k = 0; k < threads; ++k) pool.emplace_back(work, k);
+      for (auto& th : pool) th.join();
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const char* mode_name = m == mx::RoundMode::kRint ? "rint" : m == mx::RoundMode::kRound ? "round" : "floor";
+      std::printf("%-5s %-5s %s: %llu differences from the model (%.0f s)", mx::dtype_name(t), mode_name,
+                  sample ? (std::to_string(sample) + " random float32").c_str() : "all 2^32 float32",
+                  static_cast<unsigned long long>(bad.load()), secs);
+      if (bad) std::printf(", first at bits 0x%08x", static_cast<unsigned>(first_bad.load()));
+      std::printf(" -> %s\n", bad ? "FAIL" : "PASS");
+      std::fflush(stdout);
+      if (bad) rc = 1;
+    }
+  }
+  return rc;
+}
+
+int mx_report(std::FILE* out) {
+  // Built-in samples: standard Gaussian, and Student-t with 2 degrees of freedom (heavy tails:
+  // the outliers set each block's scale), 2^20 float32 values each, shape [1024, 1024].
+  constexpr size_t kN = 1 << 20;
+  const std::vector<int64_t> shape = {1024, 1024}, sshape = {1024, 16, 2};
+  std::mt19937 rng(20261130);
+  std::normal_distribution<float> g;
+  std::student_t_distribution<float> t2(2.0f);
+  std::vector<float> gauss(kN), heavy(kN), back(kN), copy(kN);
+  for (size_t i = 0; i < kN; ++i) gauss[i] = g(rng), heavy[i] = t2(rng);
+  const double t_copy = MedianSeconds([&] { std::memcpy(copy.data(), gauss.data(), 4 * kN); }, 9);
+  std::fprintf(out, "\nMX quantize (axis -1, blocksize 32, rint, OCP scale), float32 [1024, 1024]: round-trip relative\n");
+  std::fprintf(out, "RMSE sqrt(sum (x - dq(q(x)))^2 / sum x^2); 'model' = bit-exact with the reference model\n");
+  std::fprintf(out, "(tools/accuracy/mx_reference.cc); speed one thread, median of 9, vs memcpy of the input (%.2f GB/s)\n\n",
+               4.0 * kN / t_copy / 1e9);
+  std::fprintf(out, "%-6s %-12s %-12s %-7s %-12s %-10s %s\n", "format", "rmse gauss", "rmse t(2)", "model", "quant GB/s",
+               "vs memcpy", "dequant GB/s");
+  int rc = 0;
+  for (DType t : {DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kFloat6E3M2, DType::kFloat6E2M3, DType::kFloat4E2M1, DType::kFloat4E1M2}) {
+    std::vector<uint8_t> y(mx::storage_bytes(t, kN)), s(kN / 32);
+    mx::QuantizeOptions o;
+    o.dst_type = t, o.threads = 1;
+    mx::DequantizeOptions d;
+    d.threads = 1;
+    double rmse[2];
+    bool model = true;
+    for (int k = 0; k < 2; ++k) {
+      const std::vector<float>& x = k == 0 ? gauss : heavy;
+      if (!mx::quantize({x.data(), DType::kFloat32, shape}, {y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, o).ok() ||
+          !mx::dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {back.data(), DType::kFloat32, shape}, d).ok()) {
+        return 1;
+      }
+      double num = 0, den = 0;
+      for (size_t i = 0; i < kN; ++i) num += double(x[i] - back[i]) * (x[i] - back[i]), den += double(x[i]) * x[i];
+      rmse[k] = std::sqrt(num / den);
+      std::vector<uint8_t> codes, scales;
+      mx::reference::Quantize(x, shape, -1, t, 32, mx::RoundMode::kRint, mx::ScaleAlg::kOcp, &codes, &scales);
+      for (size_t i = 0; i < kN && model; i += 7) {
+        const double want = mx::reference::Value(codes[i], t) * mx::reference::ScaleValue(scales[i / 32]);
+        model = double(back[i]) == want;
+      }
+    }
+    const double tq = MedianSeconds([&] {
+      (void)mx::quantize({gauss.data(), DType::kFloat32, shape}, {y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, o);
+    }, 9);
+    const double td = MedianSeconds([&] {
+      (void)mx::dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {back.data(), DType::kFloat32, shape}, d);
+    }, 9);
+    if (!model) rc = 1;
+    std::fprintf(out, "%-6s %-12.4e %-12.4e %-7s %-12.2f %-10.2f %.2f\n", mx::dtype_name(t), rmse[0], rmse[1],
+                 model ? "PASS" : "FAIL", 4.0 * kN / tq / 1e9, t_copy / tq, 4.0 * kN / td / 1e9);
+  }
+  return rc;
+}
+
+}  // namespace accelmath::cli

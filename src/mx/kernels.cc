@@ -178,9 +178,19 @@ HWY_INLINE void Encode8Blocks(const T* x, uint8_t* y, Vec256<float> factor, Vec2
       const __m128i packed = _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(y + 16 * b), packed);
     } else {
-      HWY_ALIGN uint8_t codes[32];
-      _mm256_store_si256(reinterpret_cast<__m256i*>(codes), bytes);
-      PackCodes<6>(codes, 32, y + 24 * b);
+      // dword i = codes 4i..4i+3 -> e0 + 64 e1 + 4096 (e2 + 64 e3), the 24-bit word of PackCodes<6>
+      const __m256i w = _mm256_madd_epi16(_mm256_maddubs_epi16(bytes, _mm256_set1_epi16(0x4001)),
+                                          _mm256_set1_epi32(0x10000001));
+      const __m256i tight = _mm256_shuffle_epi8(w, _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                                                    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1));
+      uint8_t* out = y + 24 * b;
+      const __m128i lo = _mm256_castsi256_si128(tight), hi = _mm256_extracti128_si256(tight, 1);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), lo);
+      const uint32_t lo_tail = static_cast<uint32_t>(_mm_extract_epi32(lo, 2));
+      std::memcpy(out + 8, &lo_tail, 4);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 12), hi);
+      const uint32_t hi_tail = static_cast<uint32_t>(_mm_extract_epi32(hi, 2));
+      std::memcpy(out + 20, &hi_tail, 4);
     }
   }
 }

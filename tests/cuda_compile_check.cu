@@ -1,4 +1,4 @@
-// Device-readiness check: the scalar-lane instantiation of the ndtri kernels compiles as CUDA
+// Device-readiness check: the scalar-lane instantiation of the ndtri and MX kernels compiles as CUDA
 // device code (a CTest runs nvcc on this file when nvcc is installed; nothing runs on a GPU here).
 // Bit-identity with the CPU paths needs IEEE operations only: compile with -fmad=false (nvcc would
 // otherwise contract a*b + c into fma) and without --use_fast_math.
@@ -13,4 +13,21 @@ __global__ void NdtriKernel(const float* p, float* x, float* x_taskbook, int n) 
   if (i >= n) return;
   x[i] = DemoteTo(D<float>(), NdtriF64(D<double>(), PromoteTo(D<double>(), Vec<float>{p[i]}))).raw;
   x_taskbook[i] = NdtriTaskbook(D<float>(), Vec<float>{p[i]}).raw;
+}
+
+// MX: the E4M3 codec and an OCP scale, per element, as a CUDA kernel would call them.
+#include "kernels/mx-inl.h"
+
+__global__ void MxKernel(const float* x, unsigned char* codes, float* back, int n) {
+  using namespace accelmath::lane;
+  using accelmath::mx::kE4M3;
+  using accelmath::mx::RoundMode;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const D<float> df;
+  const D<int32_t> di;
+  const Vec<int32_t> bits = BitCast(di, Vec<float>{x[i]});
+  codes[i] = static_cast<unsigned char>(EncodeFloat<kE4M3, RoundMode::kRint>(df, di, bits).raw);
+  const Vec<int32_t> e = ScaleCode<kE4M3>(df, di, And(bits, Set(di, 0x7FFFFFFF)), accelmath::mx::ScaleAlg::kOcp);
+  back[i] = BitCast(df, DecodeBits<kE4M3>(df, di, Vec<int32_t>{codes[i]})).raw * E8M0Value(df, di, e).raw;
 }

@@ -407,3 +407,41 @@ TEST(MxDequantize, Validation) {
 
 }  // namespace
 }  // namespace accelmath::mx
+
+namespace accelmath::mx {
+namespace {
+
+// ggml layout: our E2M1 quantization with element j and j + 16 sharing byte j, read by this
+// file's own code; the inverse gives dequantize's values; sizes are checked.
+TEST(MxGgml, LayoutAndInverse) {
+  std::mt19937 rng(17);
+  const size_t n = 32 * 40;
+  const Input in = MakeInput(DType::kFloat32, n, rng, 0.01);
+  const int64_t shape[2] = {40, 32}, sshape[3] = {40, 1, 2};
+  std::vector<uint8_t> y(n / 2), s(80), blocks(40 * 17);
+  QuantizeOptions o;
+  ASSERT_TRUE(quantize({in.raw.data(), DType::kFloat32, shape}, {y.data(), DType::kFloat4E2M1, shape}, {s.data(), DType::kFloat8E8M0, sshape}, o).ok());
+  ASSERT_TRUE(to_ggml_mxfp4(in.values, blocks).ok());
+  for (size_t b = 0; b < 40; ++b) {
+    EXPECT_EQ(blocks[17 * b], s[2 * b]) << b;
+    for (size_t j = 0; j < 16; ++j) {
+      EXPECT_EQ(blocks[17 * b + 1 + j] & 0xF, CodeAt(y, DType::kFloat4E2M1, 32 * b + j));
+      EXPECT_EQ(blocks[17 * b + 1 + j] >> 4, CodeAt(y, DType::kFloat4E2M1, 32 * b + j + 16));
+    }
+  }
+  std::vector<float> back(n), want(n);
+  ASSERT_TRUE(from_ggml_mxfp4(blocks, back).ok());
+  ASSERT_TRUE(dequantize({y.data(), DType::kFloat4E2M1, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {want.data(), DType::kFloat32, shape}).ok());
+  for (size_t i = 0; i < n; ++i) {
+    if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(back[i])) << i;
+    else EXPECT_EQ(Bits(back[i]), Bits(want[i])) << i;
+  }
+  std::vector<float> bad(33);
+  EXPECT_EQ(to_ggml_mxfp4(bad, blocks).param, "x");
+  EXPECT_EQ(to_ggml_mxfp4(std::span<const float>(in.values.data(), 64), blocks).param, "blocks");
+  EXPECT_EQ(from_ggml_mxfp4(std::span<const uint8_t>(blocks.data(), 16), back).param, "blocks");
+  EXPECT_EQ(from_ggml_mxfp4(blocks, std::span<float>(back.data(), 64)).param, "x");
+}
+
+}  // namespace
+}  // namespace accelmath::mx

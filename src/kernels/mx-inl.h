@@ -111,11 +111,12 @@ ACCELMATH_KERNEL VI EncodeBits(DI di, VI v, VI nonzero) {
 // |v| < 2^(ec - 126) is far below C, so the float32 sum |v| + C rounds |v| to the grid, half to
 // even (IEEE default rounding), and its bits minus C's count the steps q; the code is then
 // ((ec - 127 - emin) << mbits) + q, as in EncodeBits. a is first clamped to 2^(emax + 2), which
-// saturates anyway, so that C stays finite. Fewer operations than EncodeBits, same codes (the
-// codec tests compare both against the reference model).
-template <ElemFormat F, class DF, class DI, class VI>
+// saturates anyway, so that C stays finite; kBounded skips that for callers whose |v| is known to
+// be finite and below it (a finite block scaled by its own E: |v| < 2^(emax + 1)). Fewer
+// operations than EncodeBits, same codes (the codec tests compare both with the reference model).
+template <ElemFormat F, bool kBounded = false, class DF, class DI, class VI>
 ACCELMATH_KERNEL VI EncodeRintAbs(DF df, DI di, VI a) {
-  a = Min(a, Set(di, (127 + F.emax + 2) << 23));
+  if (!kBounded) a = Min(a, Set(di, (127 + F.emax + 2) << 23));
   const VI ec = Max(ShiftRight<23>(a), Set(di, 127 + F.emin));
   const VI c = ShiftLeft<23>(Add(ec, Set(di, 23 - F.mbits)));
   const VI sum = BitCast(di, Add(BitCast(df, a), BitCast(df, c)));
@@ -149,17 +150,20 @@ ACCELMATH_KERNEL VI EncodeFloat(DF df, DI di, VI x) {
 // 2^(127 - E): one rounding of the exact x * 2^(127 - E). The float32 product is exact unless it
 // is below 2^-126, and there every element grid (steps >= 2^-16) rounds it to +-0, except kFloor,
 // whose negative results need `nonzero`, taken from x. `keep` is all ones, or 0 for a block with
-// E = 0xFF, whose elements are +0.
-template <ElemFormat F, RoundMode kMode, class DF, class DI, class VI, class VF>
+// E = 0xFF, whose elements are +0. kFinite: the caller knows that E < 0xFF for every lane (keep is
+// then ignored).
+template <ElemFormat F, RoundMode kMode, bool kFinite = false, class DF, class DI, class VI, class VF>
 ACCELMATH_KERNEL VI QuantizeLanes(DF df, DI di, VI x, VF factor, VI keep) {
   if constexpr (kMode == RoundMode::kRint) {
     const VI a = BitCast(di, Mul(BitCast(df, And(x, Set(di, 0x7FFFFFFF))), factor));
-    return And(Or(EncodeRintAbs<F>(df, di, a), SignBit<F>(di, x)), keep);
+    const VI code = Or(EncodeRintAbs<F, kFinite>(df, di, a), SignBit<F>(di, x));
+    return kFinite ? code : And(code, keep);
   } else {
     const VI v = BitCast(di, Mul(BitCast(df, x), factor));
     VI nonzero = Zero(di);
     if (kMode == RoundMode::kFloor) nonzero = Min(And(x, Set(di, 0x7FFFFFFF)), Set(di, 1));
-    return And(EncodeBits<F, kMode>(di, v, nonzero), keep);
+    const VI code = EncodeBits<F, kMode>(di, v, nonzero);
+    return kFinite ? code : And(code, keep);
   }
 }
 

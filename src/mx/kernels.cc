@@ -130,12 +130,19 @@ HWY_INLINE Vec256<int32_t> MaxOf8x8(Full256<int32_t> di, const Vec256<int32_t>* 
   return Max(ConcatLowerLower(di, u[1], u[0]), ConcatUpperUpper(di, u[1], u[0]));
 }
 
-// 32 codes (four vectors of int32 < 256) to 32 bytes in element order.
+// 32 codes (four vectors of int32 < 256) to 32 bytes. The two packs leave 4-byte groups in the
+// order c0lo c1lo c2lo c3lo | c0hi c1hi c2hi c3hi (lo/hi: 128-bit halves); kDwordOrder puts
+// c0 = elements 0-7, c1 = 8-15, ... back in order. kBf16Order is for c0 = elements 0-3 and 8-11,
+// c1 = 4-7 and 12-15 (bfloat16 widened by interleaving), where whole 8-byte groups are in place.
+enum class PackOrder { kDword, kBf16 };
+template <PackOrder kOrder>
 HWY_INLINE __m256i PackBytes32(Vec256<int32_t> c0, Vec256<int32_t> c1, Vec256<int32_t> c2, Vec256<int32_t> c3) {
-  const __m256i ab = _mm256_packs_epi32(c0.raw, c1.raw);  // [c0 0-3, c1 0-3 | c0 4-7, c1 4-7]
-  const __m256i cd = _mm256_packs_epi32(c2.raw, c3.raw);
-  const __m256i bytes = _mm256_packus_epi16(ab, cd);  // dwords: c0lo c1lo c2lo c3lo | c0hi c1hi c2hi c3hi
-  return _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(c0.raw, c1.raw), _mm256_packs_epi32(c2.raw, c3.raw));
+  if constexpr (kOrder == PackOrder::kDword) {
+    return _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  } else {
+    return _mm256_permute4x64_epi64(bytes, 0xD8);
+  }
 }
 
 // Max |x| bits of one block of 32 as int32 lanes (the block's max is the max over lanes). For
@@ -163,13 +170,24 @@ HWY_INLINE void Encode8Blocks(const T* x, uint8_t* y, Vec256<float> factor, Vec2
   for (int b = 0; b < 8; ++b) {
     const auto idx = SetTableIndices(di, std::array<int32_t, 8>{b, b, b, b, b, b, b, b}.data());
     const auto fb = BitCast(df, TableLookupLanes(BitCast(di, factor), idx));
-    const auto kb = kAllFinite ? Set(di, -1) : TableLookupLanes(keep, idx);
+    const auto kb = kAllFinite ? keep : TableLookupLanes(keep, idx);
     const T* xb = x + 32 * b;
-    auto code = [&](const T* at) {
-      const auto c = QuantizeLanes<F, kMode>(df, di, LoadBits(di, at), fb, kb);
-      return c;
-    };
-    const __m256i bytes = PackBytes32(code(xb), code(xb + 8), code(xb + 16), code(xb + 24));
+    auto code = [&](Vec256<int32_t> bits) { return QuantizeLanes<F, kMode, kAllFinite>(df, di, bits, fb, kb); };
+    __m256i bytes;
+    if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
+      // bfloat16 bits << 16 by interleaving with zeros: one operation per 8 elements.
+      const Full256<int16_t> d16;
+      const auto zero = Zero(d16);
+      const auto r0 = LoadU(d16, reinterpret_cast<const int16_t*>(xb));
+      const auto r1 = LoadU(d16, reinterpret_cast<const int16_t*>(xb) + 16);
+      bytes = PackBytes32<PackOrder::kBf16>(code(BitCast(di, InterleaveLower(d16, zero, r0))),
+                                            code(BitCast(di, InterleaveUpper(d16, zero, r0))),
+                                            code(BitCast(di, InterleaveLower(d16, zero, r1))),
+                                            code(BitCast(di, InterleaveUpper(d16, zero, r1))));
+    } else {
+      bytes = PackBytes32<PackOrder::kDword>(code(LoadBits(di, xb)), code(LoadBits(di, xb + 8)),
+                                             code(LoadBits(di, xb + 16)), code(LoadBits(di, xb + 24)));
+    }
     if constexpr (F.bits == 8) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + 32 * b), bytes);
     } else if constexpr (F.bits == 4) {

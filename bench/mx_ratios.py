@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""Ratio table of bench_mx (docs/performance.md): throughput of each quantize/dequantize case as a
+fraction of the memcpy of the same input in the same run (medians).
+  build/bench_mx --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \\
+      --benchmark_format=json > mx.json && python3 bench/mx_ratios.py mx.json"""
+import json
+import sys
+
+runs = {b["run_name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("aggregate_name") == "median"}
+memcpy = {}
+for name, b in runs.items():
+    if name.startswith("memcpy/"):
+        _, dtype, n, _ = name.split("/")
+        memcpy[(dtype, n)] = b["bytes_per_second"]
+print("| case | n | GB/s | vs memcpy of the input |")
+print("|---|---:|---:|---:|")
+for name, b in runs.items():
+    kind, case, n, _ = name.split("/")
+    if kind == "memcpy":
+        print(f"| memcpy {case} | {n} | {b['bytes_per_second'] / 1e9:.2f} | 1 |")
+        continue
+    src = case.split("->")[0]
+    ratio = b["bytes_per_second"] / memcpy[(src, n)] if kind.startswith("quantize") and (src, n) in memcpy else None
+    print(f"| {kind} {case} | {n} | {b['bytes_per_second'] / 1e9:.2f} | {'%.2f' % ratio if ratio else '-'} |")

@@ -1,7 +1,7 @@
 // MX quantize/dequantize throughput, single thread (and all cores), against a memcpy of the input
 // in the same run: build/bench_mx --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // Input: Gaussian values times 2^k varying per block (so blocks differ in scale), blocksize 32,
-// last axis, shape [n / 1024, 1024]. bench/mx_ratios.py turns the JSON into docs/performance.md's table.
+// last axis, shape [n / 1024, 1024] (quantize_axis0: [1024, n / 1024], blocks along axis 0). bench/mx_ratios.py turns the JSON into docs/performance.md's table.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -45,14 +45,18 @@ void Memcpy(benchmark::State& state, DType in) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * x.size()));
 }
 
-void Quantize(benchmark::State& state, DType in, DType out, int threads) {
+// axis -1: shape [n / 1024, 1024]; axis 0: shape [1024, n / 1024], blocks down the columns.
+void Quantize(benchmark::State& state, DType in, DType out, int threads, int axis = -1) {
   const size_t n = static_cast<size_t>(state.range(0));
   const std::vector<uint8_t> x = Input(in, n);
-  const int64_t shape[2] = {static_cast<int64_t>(n / 1024), 1024}, sshape[3] = {shape[0], 16, 2};
+  const int64_t rows = axis == 0 ? 1024 : static_cast<int64_t>(n / 1024), cols = static_cast<int64_t>(n) / rows;
+  const int64_t shape[2] = {rows, cols};
+  const int64_t sshape[3] = {axis == 0 ? 16 : rows, axis == 0 ? cols : 16, 2};
   std::vector<uint8_t> y(accelmath::mx::storage_bytes(out, n)), s(n / 32);
   accelmath::mx::QuantizeOptions o;
   o.dst_type = out;
   o.threads = threads;
+  o.axis = axis;
   for (auto _ : state) {
     const auto e = accelmath::mx::quantize({x.data(), in, shape}, {y.data(), out, shape}, {s.data(), DType::kFloat8E8M0, sshape}, o);
     if (!e.ok()) state.SkipWithError(e.message.c_str());
@@ -91,9 +95,13 @@ int Register() {
     benchmark::RegisterBenchmark(("memcpy/" + ins).c_str(), Memcpy, in)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
     for (DType out : kElems) {
       const std::string name = "quantize/" + ins + "->" + accelmath::mx::dtype_name(out);
-      benchmark::RegisterBenchmark(name.c_str(), Quantize, in, out, 1)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
+      benchmark::RegisterBenchmark(name.c_str(), Quantize, in, out, 1, -1)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
     }
-    benchmark::RegisterBenchmark(("quantize_mt/" + ins + "->e4m3").c_str(), Quantize, in, DType::kFloat8E4M3FN, 0)->Arg(1 << 24)->UseRealTime();
+    benchmark::RegisterBenchmark(("quantize_mt/" + ins + "->e4m3").c_str(), Quantize, in, DType::kFloat8E4M3FN, 0, -1)->Arg(1 << 24)->UseRealTime();
+    for (DType out : {DType::kFloat8E4M3FN, DType::kFloat4E2M1}) {
+      const std::string name = "quantize_axis0/" + ins + "->" + accelmath::mx::dtype_name(out);
+      benchmark::RegisterBenchmark(name.c_str(), Quantize, in, out, 1, 0)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
+    }
   }
   for (DType elem : {DType::kFloat8E4M3FN, DType::kFloat4E2M1}) {
     for (DType out : {DType::kFloat32, DType::kBFloat16}) {

@@ -291,64 +291,71 @@ void QuantizeLast(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
 }
 
 // ---- quantize: blocks along an inner axis (post > 1) --------------------------------------------
-// Lanes run along the contiguous post dims, each lane its own block: the max over the block's
-// rows is per lane, so E is per lane. Unit g is (pre index, block index). Lanes go in groups of
-// G = max(N, 4), so that FP4/FP6 groups pack into whole bytes (validation makes post even for
-// FP4 and a multiple of 4 for FP6); a last partial group is handled on a zero-padded copy.
+// Lanes run along the contiguous post dims, each lane its own block, so E is per lane. Unit g is
+// (pre index, block index). The block's rows are taken in tiles of up to kTile columns: a first
+// pass streams along the rows keeping the per-column max in a small buffer, E and the factor are
+// computed per column, and a second pass (rows now in L2) encodes. A tile's last partial vector
+// is read from a zero-padded copy. Tiles start at multiples of kTile, so FP4/FP6 rows pack into
+// whole bytes (validation makes post even for FP4 and a multiple of 4 for FP6).
 template <ElemFormat F, RoundMode kMode, typename T>
 void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   const ScalableTag<int32_t> di;
   const RebindToFloat<decltype(di)> df;
   const int64_t N = static_cast<int64_t>(Lanes(di));
-  const int64_t G = std::max<int64_t>(N, 4);
+  constexpr int64_t kTile = 1024;  // a multiple of every N; 32 rows x 1024 float32 = 128 KiB
   const int64_t bs = p.blocksize, dim = p.dim, post = p.post, nb = (dim + bs - 1) / bs, nb2 = (nb + 1) / 2;
   const T* x = static_cast<const T*>(p.x);
   uint8_t* y = static_cast<uint8_t*>(p.y);
-  static thread_local int32_t staged[kMaxBlock * kMaxLanes];
-  static thread_local uint8_t codes[kMaxBlock * kMaxLanes];
-  HWY_ALIGN int32_t e_lanes[kMaxLanes];
+  HWY_ALIGN int32_t amax[kTile], e_buf[kTile], keep_buf[kTile];
+  HWY_ALIGN float factor_buf[kTile];
+  HWY_ALIGN int32_t staged[kMaxBlock * kMaxLanes];  // 64 KiB at most, on the stack
+  HWY_ALIGN uint8_t codes[kTile];
+  const auto abs = Set(di, 0x7FFFFFFF);
   for (int64_t g = g0; g < g1; ++g) {
     const int64_t pi = g / nb, b = g % nb;
     const int64_t t0 = b * bs, len = std::min(bs, dim - t0);
     const int64_t base = (pi * dim + t0) * post;  // flat index of (pi, t0, 0)
-    for (int64_t q = 0; q < post; q += G) {
-      const int64_t lanes = std::min(G, post - q);
-      const bool direct = lanes == G;
-      if (!direct) {
+    for (int64_t q0 = 0; q0 < post; q0 += kTile) {
+      const int64_t lanes = std::min(kTile, post - q0);
+      const int64_t full = lanes / N * N;  // lanes read directly; the rest from `staged`
+      if (full < lanes) {
         for (int64_t t = 0; t < len; ++t) {
-          for (int64_t l = 0; l < G; ++l) {
-            staged[t * G + l] = l < lanes ? static_cast<int32_t>(WidenBits(x[base + t * post + q + l])) : 0;
+          for (int64_t l = 0; l < N; ++l) {
+            staged[t * N + l] = full + l < lanes ? static_cast<int32_t>(WidenBits(x[base + t * post + q0 + full + l])) : 0;
           }
         }
       }
-      uint8_t* srow = p.scale + ((pi * nb2 + b / 2) * post + q) * 2 + (b % 2);
-      for (int64_t s = 0; s < G; s += N) {
-        auto load = [&](int64_t t) {
-          return direct ? LoadBits(di, x + base + t * post + q + s) : LoadU(di, staged + t * G + s);
-        };
-        auto amax = Zero(di);
-        for (int64_t t = 0; t < len; ++t) amax = Max(amax, And(load(t), Set(di, 0x7FFFFFFF)));
-        const auto e = ScaleCode<F>(df, di, amax, p.alg);
-        const auto factor = ScaleFactor(df, di, e);
-        const auto keep = KeepMask(di, e);
-        Store(e, di, e_lanes);
-        for (int64_t l = 0; l < N && s + l < lanes; ++l) {
-          srow[2 * (s + l)] = static_cast<uint8_t>(e_lanes[l]);
-          if (b == nb - 1 && nb % 2 == 1) srow[2 * (s + l) + 1] = 0;
-        }
-        for (int64_t t = 0; t < len; ++t) {
-          const auto c = QuantizeLanes<F, kMode>(df, di, load(t), factor, keep);
-          if (F.bits == 8 && direct) {
-            StoreBytes(di, c, y + base + t * post + q + s);
-          } else {
-            StoreBytes(di, c, codes + t * G + s);
-          }
-        }
+      auto load = [&](int64_t t, int64_t s) {
+        return s < full ? LoadBits(di, x + base + t * post + q0 + s) : LoadU(di, staged + t * N);
+      };
+      for (int64_t s = 0; s < lanes; s += N) Store(Zero(di), di, amax + s);
+      for (int64_t t = 0; t < len; ++t) {
+        for (int64_t s = 0; s < lanes; s += N) Store(Max(Load(di, amax + s), And(load(t, s), abs)), di, amax + s);
       }
-      if (F.bits != 8 || !direct) {
-        for (int64_t t = 0; t < len; ++t) {
-          PackCodes<F.bits>(codes + t * G, static_cast<size_t>(lanes), y + (base + t * post + q) * F.bits / 8);
+      for (int64_t s = 0; s < lanes; s += N) {
+        const auto e = ScaleCode<F>(df, di, Load(di, amax + s), p.alg);
+        Store(e, di, e_buf + s);
+        Store(ScaleFactor(df, di, e), df, factor_buf + s);
+        Store(KeepMask(di, e), di, keep_buf + s);
+      }
+      uint8_t* srow = p.scale + ((pi * nb2 + b / 2) * post + q0) * 2 + (b % 2);
+      for (int64_t l = 0; l < lanes; ++l) {
+        srow[2 * l] = static_cast<uint8_t>(e_buf[l]);
+        if (b == nb - 1 && nb % 2 == 1) srow[2 * l + 1] = 0;
+      }
+      for (int64_t t = 0; t < len; ++t) {
+        const int64_t flat = base + t * post + q0;
+        uint8_t* out = F.bits == 8 ? y + flat : codes;
+        int64_t s = 0;
+        for (; s < full; s += N) {
+          StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(t, s), Load(df, factor_buf + s), Load(di, keep_buf + s)), out + s);
         }
+        if (s < lanes) {
+          HWY_ALIGN uint8_t last[kMaxLanes];
+          StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(t, s), Load(df, factor_buf + s), Load(di, keep_buf + s)), last);
+          std::memcpy(out + s, last, static_cast<size_t>(lanes - s));
+        }
+        if (F.bits != 8) PackCodes<F.bits>(codes, static_cast<size_t>(lanes), y + flat * F.bits / 8);
       }
     }
   }

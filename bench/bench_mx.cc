@@ -1,7 +1,9 @@
 // MX quantize/dequantize throughput, single thread (and all cores), against a memcpy of the input
-// in the same run: build/bench_mx --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// in the same run: build/bench_mx --benchmark_repetitions=9 --benchmark_enable_random_interleaving=true
+//   --benchmark_report_aggregates_only=true
 // Input: Gaussian values times 2^k varying per block (so blocks differ in scale), blocksize 32,
-// last axis, shape [n / 1024, 1024] (quantize_axis0: [1024, n / 1024], blocks along axis 0). bench/mx_ratios.py turns the JSON into docs/performance.md's table.
+// last axis, shape [n / 1024, 1024] (quantize_axis0: [1024, n / 1024], blocks along axis 0).
+// bench/mx_ratios.py turns the JSON into docs/performance.md's table.
 #include <benchmark/benchmark.h>
 
 #include <cstring>

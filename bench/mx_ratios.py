@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Ratio table of bench_mx (docs/performance.md): throughput of each quantize/dequantize case as a
 fraction of the memcpy of the same input in the same run (medians).
-  build/bench_mx --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \\
-      --benchmark_format=json > mx.json && python3 bench/mx_ratios.py mx.json"""
+  build/bench_mx --benchmark_repetitions=9 --benchmark_enable_random_interleaving=true \\
+      --benchmark_report_aggregates_only=true --benchmark_format=json > mx.json
+  python3 bench/mx_ratios.py mx.json
+Random interleaving matters on a shared machine: it spreads the noise over anchor and cases alike."""
 import json
 import sys
 
@@ -14,7 +16,7 @@ for name, b in runs.items():
         memcpy[(dtype, n)] = b["bytes_per_second"]
 print("| case | n | GB/s | vs memcpy of the input |")
 print("|---|---:|---:|---:|")
-for name, b in runs.items():
+for name, b in sorted(runs.items(), key=lambda kv: (kv[0].split("/")[1].split("->")[0], kv[0])):
     kind, case, n, _ = name.split("/")
     if kind == "memcpy":
         print(f"| memcpy {case} | {n} | {b['bytes_per_second'] / 1e9:.2f} | 1 |")

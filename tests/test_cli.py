@@ -1,26 +1,20 @@
 #!/usr/bin/env python3
 """End-to-end tests of the accelmath CLI's file handling (run, verify). Usage: test_cli.py ACCELMATH."""
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+import cli_util
+from cli_util import check, failures
 from scipy import special
 
 EXE = sys.argv[1]
-failures = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def run(*args):
-    p = subprocess.run([EXE, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+    return cli_util.run(EXE, *args)
 
 
 def max_ulp(y32, p):

@@ -4,25 +4,19 @@ Usage: test_mx_cli.py ACCELMATH. Values are checked with this file's own NumPy r
 layout (docs/mx.md): FP4 low nibble = even element, FP6 4 elements in a 24-bit little-endian
 word, mxscale[..., j, ..., k] = block 2j+k padded with 0x00."""
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
+import cli_util
+from cli_util import check, failures
+
 EXE = sys.argv[1]
-failures = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def run(*args):
-    p = subprocess.run([EXE, *map(str, args)], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+    return cli_util.run(EXE, *args)
 
 
 def values(fmt):

@@ -12,6 +12,7 @@
 
 #include "accelmath/mx.h"
 #include "accuracy/mx_reference.h"
+#include "cli/report.h"
 #include "io/npy.h"
 
 namespace accelmath::cli {
@@ -42,18 +43,6 @@ int64_t ParseAlg(const std::string& s) {
 }
 
 int ElemBits(DType t) { return static_cast<int>(mx::storage_bytes(t, 8)); }  // bits per element
-
-double MedianSeconds(const std::function<void()>& fn, int reps) {
-  std::vector<double> t;
-  fn();
-  for (int i = 0; i < reps; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    fn();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
-  return t[reps / 2];
-}
 
 }  // namespace
 
@@ -208,7 +197,7 @@ int mx_report(std::FILE* out) {
   std::student_t_distribution<float> t2(2.0f);
   std::vector<float> gauss(kN), heavy(kN), back(kN), copy(kN);
   for (size_t i = 0; i < kN; ++i) gauss[i] = g(rng), heavy[i] = t2(rng);
-  const double t_copy = MedianSeconds([&] { std::memcpy(copy.data(), gauss.data(), 4 * kN); }, 9);
+  const double t_copy = median_seconds([&] { std::memcpy(copy.data(), gauss.data(), 4 * kN); }, 9);
   std::fprintf(out, "\nMX quantize (axis -1, blocksize 32, rint, OCP scale), float32 [1024, 1024]: round-trip relative\n");
   std::fprintf(out, "RMSE sqrt(sum (x - dq(q(x)))^2 / sum x^2); 'model' = bit-exact with the reference model\n");
   std::fprintf(out, "(tools/accuracy/mx_reference.cc); speed one thread, median of 9, vs memcpy of the input (%.2f GB/s)\n\n",
@@ -240,10 +229,10 @@ int mx_report(std::FILE* out) {
         model = double(back[i]) == want;
       }
     }
-    const double tq = MedianSeconds([&] {
+    const double tq = median_seconds([&] {
       (void)mx::quantize({gauss.data(), DType::kFloat32, shape}, {y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, o);
     }, 9);
-    const double td = MedianSeconds([&] {
+    const double td = median_seconds([&] {
       (void)mx::dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {back.data(), DType::kFloat32, shape}, d);
     }, 9);
     if (!model) rc = 1;

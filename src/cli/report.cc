@@ -16,10 +16,8 @@
 #include "accuracy/sweep.h"
 
 namespace accelmath::cli {
-namespace {
 
-// Median over `reps` runs of the time of fn(), in seconds.
-double MedianSeconds(const std::function<void()>& fn, int reps) {
+double median_seconds(const std::function<void()>& fn, int reps) {
   std::vector<double> t;
   fn();  // warm-up
   for (int i = 0; i < reps; ++i) {
@@ -30,8 +28,6 @@ double MedianSeconds(const std::function<void()>& fn, int reps) {
   std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
   return t[reps / 2];
 }
-
-}  // namespace
 
 int report(std::FILE* out) {
   constexpr std::size_t kSample = 1 << 20;
@@ -49,8 +45,8 @@ int report(std::FILE* out) {
     while (v == 0.0f);
   }
   const boost::math::normal_distribution<float> nd;
-  const double t_boost_q = MedianSeconds([&] { for (std::size_t i = 0; i < kBench; ++i) x[i] = boost::math::quantile(nd, p[i]); }, 7);
-  const double t_boost_e = MedianSeconds([&] {
+  const double t_boost_q = median_seconds([&] { for (std::size_t i = 0; i < kBench; ++i) x[i] = boost::math::quantile(nd, p[i]); }, 7);
+  const double t_boost_e = median_seconds([&] {
     for (std::size_t i = 0; i < kBench; ++i) x[i] = float(M_SQRT2) * boost::math::erf_inv(2.0f * p[i] - 1.0f);
   }, 7);
   const double t_best_anchor = std::min(t_boost_q, t_boost_e);
@@ -65,7 +61,7 @@ int report(std::FILE* out) {
   for (auto v : {sweep::Variant::kDefault, sweep::Variant::kTaskbook}) {
     const sweep::Result r = sweep::run_inputs(v, sample, threads, false);
     const bool def = v == sweep::Variant::kDefault;
-    const double t = MedianSeconds([&] {
+    const double t = median_seconds([&] {
       if (def) ndtri(x, p); else ndtri_taskbook(x, p);
     }, 15);
     const bool cann = r.dual_error_ratio() <= 1e-4 && r.special_mismatches == 0;

@@ -131,8 +131,8 @@ HWY_INLINE Vec256<int32_t> MaxOf8x8(Full256<int32_t> di, const Vec256<int32_t>* 
 }
 
 // 32 codes (four vectors of int32 < 256) to 32 bytes. The two packs leave 4-byte groups in the
-// order c0lo c1lo c2lo c3lo | c0hi c1hi c2hi c3hi (lo/hi: 128-bit halves); kDwordOrder puts
-// c0 = elements 0-7, c1 = 8-15, ... back in order. kBf16Order is for c0 = elements 0-3 and 8-11,
+// order c0lo c1lo c2lo c3lo | c0hi c1hi c2hi c3hi (lo/hi: 128-bit halves); kDword puts
+// c0 = elements 0-7, c1 = 8-15, ... back in order. kBf16 is for c0 = elements 0-3 and 8-11,
 // c1 = 4-7 and 12-15 (bfloat16 widened by interleaving), where whole 8-byte groups are in place.
 enum class PackOrder { kDword, kBf16 };
 template <PackOrder kOrder>

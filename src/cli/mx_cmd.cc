@@ -27,9 +27,14 @@ int Fail(const std::string& msg) {
   return 2;
 }
 
+// An element format name (e4m3 ... e1m2).
 bool ParseElem(const std::string& s, DType* t) {
-  return mx::parse_dtype(s.c_str(), t) && mx::storage_bytes(*t, 8) != 8 * 4 && *t != DType::kUInt8 &&
-         *t != DType::kFloat8E8M0 && *t != DType::kFloat16 && *t != DType::kBFloat16;
+  if (!mx::parse_dtype(s.c_str(), t)) return false;
+  for (DType e : {DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kFloat6E3M2, DType::kFloat6E2M3,
+                  DType::kFloat4E2M1, DType::kFloat4E1M2}) {
+    if (*t == e) return true;
+  }
+  return false;
 }
 
 int64_t ParseAlg(const std::string& s) {

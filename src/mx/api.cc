@@ -50,8 +50,12 @@ Error CheckLayout(const char* name, std::span<const int64_t> shape, DType elem, 
   if (shape.empty() || shape.size() > 7) {
     return Fail(kErrParamInvalid, name, "rank " + std::to_string(shape.size()) + " is not in [1, 7]");
   }
+  int64_t count = 1;
   for (int64_t d : shape) {
     if (d <= 0) return Fail(kErrParamInvalid, name, "shape " + ShapeText(shape) + " is empty or negative");
+    if (__builtin_mul_overflow(count, d, &count) || count > (int64_t{1} << 60)) {
+      return Fail(kErrParamInvalid, name, "shape " + ShapeText(shape) + " has more than 2^60 elements");
+    }
   }
   if (blocksize <= 0 || blocksize > 1024 || blocksize % 32 != 0) {
     return Fail(kErrParamInvalid, "blocksize", std::to_string(blocksize) + " is not a multiple of 32 in [32, 1024]");

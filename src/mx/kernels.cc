@@ -48,7 +48,7 @@ HWY_INLINE Vec<DI> LoadBits(DI di, const T* p) {
 
 // Stores the low bytes of the int32 lanes (codes are < 256).
 template <class DI>
-HWY_INLINE void StoreBytes(DI di, Vec<DI> v, uint8_t* p) {
+HWY_INLINE void StoreBytes(DI /*di*/, Vec<DI> v, uint8_t* p) {
   const Rebind<uint8_t, DI> d8;
   StoreU(DemoteTo(d8, v), d8, p);
 }

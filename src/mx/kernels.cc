@@ -302,13 +302,13 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   const ScalableTag<int32_t> di;
   const RebindToFloat<decltype(di)> df;
   const int64_t N = static_cast<int64_t>(Lanes(di));
-  constexpr int64_t kTile = 1024;  // a multiple of every N; 32 rows x 1024 float32 = 128 KiB
+  constexpr int64_t kTile = 8192 / sizeof(T);  // a multiple of every N; 32 rows x 8 KiB = 256 KiB
   const int64_t bs = p.blocksize, dim = p.dim, post = p.post, nb = (dim + bs - 1) / bs, nb2 = (nb + 1) / 2;
   const T* x = static_cast<const T*>(p.x);
   uint8_t* y = static_cast<uint8_t*>(p.y);
   HWY_ALIGN int32_t amax[kTile], e_buf[kTile], keep_buf[kTile];
   HWY_ALIGN float factor_buf[kTile];
-  HWY_ALIGN int32_t staged[kMaxBlock * kMaxLanes];  // 64 KiB at most, on the stack
+  HWY_ALIGN int32_t staged[kMaxBlock * kMaxLanes];  // with the tile buffers: at most 132 KiB of stack
   HWY_ALIGN uint8_t codes[kTile];
   const auto abs = Set(di, 0x7FFFFFFF);
   for (int64_t g = g0; g < g1; ++g) {

@@ -16,8 +16,9 @@ What it measures
   compared with its own memcpy anchor, so the two ratio columns are comparable even though
   the absolute memcpy times of the two anchors differ somewhat.
 
-How to run (from the repository root, after `cmake --build build --target bench_mx`)
-  /tmp/benchvenv/bin/python bench/mx_torchao.py [--bench build/bench_mx]
+How to run (from the repository root, after `cmake --build build --target bench_mx`, with a
+virtual environment holding tools/mx/requirements.txt)
+  VENV/bin/python bench/mx_torchao.py [--bench build/bench_mx]
       [--sizes 65536,16777216] [--inputs float32,bfloat16] [--quick]
 
 Caveats

@@ -121,10 +121,11 @@ ACCELMATH_KERNEL VI EncodeBits(DI di, VI v, VI nonzero) {
 template <ElemFormat F, bool kBounded = false, class DF, class DI, class VI>
 ACCELMATH_KERNEL VI EncodeRintAbs(DF df, DI di, VI a) {
   if (!kBounded) a = Min(a, Set(di, (127 + F.emax + 2) << 23));
-  const VI ec = Max(ShiftRight<23>(a), Set(di, 127 + F.emin));
-  const VI c = ShiftLeft<23>(Add(ec, Set(di, 23 - F.mbits)));
+  // c = 2^(ec - 127 + 23 - mbits) built on the exponent field; c >> (23 - mbits) is then
+  // (ec + 23 - mbits) << mbits, which turns q into the code with one constant.
+  const VI c = Add(Max(And(a, Set(di, 0x7F800000)), Set(di, (127 + F.emin) << 23)), Set(di, (23 - F.mbits) << 23));
   const VI sum = BitCast(di, Add(BitCast(df, a), BitCast(df, c)));
-  const VI code = Add(Sub(sum, c), Sub(ShiftLeft<F.mbits>(ec), Set(di, (127 + F.emin) << F.mbits)));
+  const VI code = Sub(Add(Sub(sum, c), ShiftRight<23 - F.mbits>(c)), Set(di, (23 - F.mbits + 127 + F.emin) << F.mbits));
   return Min(code, Set(di, F.max_code));
 }
 

@@ -151,7 +151,8 @@ inline constexpr size_t kGgmlMxfp4BlockElems = 32;
 inline constexpr size_t kGgmlMxfp4BlockBytes = 17;
 // x.size() must be a multiple of 32 and blocks.size() == x.size() / 32 * 17.
 Error to_ggml_mxfp4(std::span<const float> x, std::span<uint8_t> blocks, RoundMode mode = RoundMode::kRint);
-// The inverse: ggml's dequantize_row_mxfp4 (value * 2^(e - 127)); sizes as above.
+// The inverse, as ggml's dequantize_row_mxfp4 (value * 2^(e - 127)) except that e = 0xFF gives
+// NaN (ggml reads it as 2^127); sizes as above.
 Error from_ggml_mxfp4(std::span<const uint8_t> blocks, std::span<float> x);
 
 }  // namespace accelmath::mx

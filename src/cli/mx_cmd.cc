@@ -205,8 +205,9 @@ int mx_report(std::FILE* out) {
   const double t_copy = median_seconds([&] { std::memcpy(copy.data(), gauss.data(), 4 * kN); }, 9);
   std::fprintf(out, "\nMX quantize (axis -1, blocksize 32, rint, OCP scale), float32 [1024, 1024]: round-trip relative\n");
   std::fprintf(out, "RMSE sqrt(sum (x - dq(q(x)))^2 / sum x^2); 'model' = bit-exact with the reference model\n");
-  std::fprintf(out, "(tools/accuracy/mx_reference.cc); speed one thread, median of 9, vs memcpy of the input (%.2f GB/s)\n\n",
+  std::fprintf(out, "(tools/accuracy/mx_reference.cc); speed one thread, median of 9, vs memcpy of the input (%.2f GB/s;\n",
                4.0 * kN / t_copy / 1e9);
+  std::fprintf(out, "4 MiB, so both run from cache: the memory-bound 16M comparison is in docs/performance.md)\n\n");
   std::fprintf(out, "%-6s %-12s %-12s %-7s %-12s %-10s %s\n", "format", "rmse gauss", "rmse t(2)", "model", "quant GB/s",
                "vs memcpy", "dequant GB/s");
   int rc = 0;

@@ -85,7 +85,19 @@ HWY_INLINE void UnpackCodes(const uint8_t* src, size_t n, uint8_t* codes) {
   if constexpr (kBits == 8) {
     std::memcpy(codes, src, n);
   } else if constexpr (kBits == 4) {
-    for (size_t i = 0; i < n; i += 2) codes[i] = src[i / 2] & 0xF, codes[i + 1] = src[i / 2] >> 4;
+    size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const CappedTag<uint8_t, 16> d8;
+    if (Lanes(d8) == 16) {  // 16 bytes -> 32 codes: low nibbles and high nibbles, interleaved
+      for (; i + 32 <= n; i += 32) {
+        const auto v = LoadU(d8, src + i / 2);
+        const auto lo = And(v, Set(d8, 0xF)), hi = ShiftRight<4>(v);
+        StoreU(InterleaveLower(d8, lo, hi), d8, codes + i);
+        StoreU(InterleaveUpper(d8, lo, hi), d8, codes + i + 16);
+      }
+    }
+#endif
+    for (; i < n; i += 2) codes[i] = src[i / 2] & 0xF, codes[i + 1] = src[i / 2] >> 4;
   } else {
     for (size_t i = 0; i < n; i += 4) {
       const uint32_t w = src[3 * i / 4] | (src[3 * i / 4 + 1] << 8) | (uint32_t(src[3 * i / 4 + 2]) << 16);
@@ -470,16 +482,24 @@ void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
     const uint8_t* srow = p.scale + ((pi * nb2 + b / 2) * post) * 2 + (b % 2);
     for (int64_t i = 0; i < count; i += kChunk) {
       const int64_t n = std::min(kChunk, count - i);  // even for FP4, a multiple of 4 for FP6
-      UnpackCodes<F.bits>(y + (base + i) * F.bits / 8, static_cast<size_t>(n), codes);
       const int64_t padded = (n + N - 1) / N * N;
-      for (int64_t k = n; k < padded; ++k) codes[k] = 0;
+      // Whole vectors of FP8 codes are read in place and written straight to x; the rest goes
+      // through the unpacked, zero-padded copies.
+      const bool direct = F.bits == 8 && n == padded;
+      const uint8_t* c = y + (base + i) * F.bits / 8;
+      if (!direct) {
+        UnpackCodes<F.bits>(c, static_cast<size_t>(n), codes);
+        for (int64_t k = n; k < padded; ++k) codes[k] = 0;
+        c = codes;
+      }
+      TOut* dst = n == padded ? x + base + i : out;
       if (post == 1) {
-        DequantizeRun<F>(codes, padded, nullptr, srow[0], out);
+        DequantizeRun<F>(c, padded, nullptr, srow[0], dst);
       } else {
         for (int64_t k = 0; k < padded; ++k) scales[k] = k < n ? srow[2 * ((i + k) % post)] : 0;
-        DequantizeRun<F>(codes, padded, scales, 0, out);
+        DequantizeRun<F>(c, padded, scales, 0, dst);
       }
-      std::memcpy(x + base + i, out, static_cast<size_t>(n) * sizeof(TOut));
+      if (dst == out) std::memcpy(x + base + i, out, static_cast<size_t>(n) * sizeof(TOut));
     }
   }
 }

@@ -11,6 +11,7 @@
 
 #include "accelmath/mx.h"
 #include "accuracy/mx_reference.h"
+#include "mx_test_util.h"
 #include "test_util.h"
 
 namespace accelmath::mx {
@@ -19,8 +20,7 @@ namespace {
 using test::Bits;
 using test::FromBits;
 
-constexpr DType kElems[] = {DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kFloat6E3M2,
-                            DType::kFloat6E2M3,   DType::kFloat4E2M1, DType::kFloat4E1M2};
+using mxtest::kElems;
 constexpr RoundMode kModes[] = {RoundMode::kRint, RoundMode::kRound, RoundMode::kFloor};
 
 int CodeCount(DType t) { return 1 << reference::FormatOf(t).bits; }

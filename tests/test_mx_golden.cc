@@ -16,6 +16,7 @@
 
 #include "accelmath/mx.h"
 #include "mx/job.h"
+#include "mx_test_util.h"
 #include "test_util.h"
 
 namespace accelmath::mx {
@@ -43,13 +44,6 @@ int64_t Alg(const std::string& s) {
   return s == "ocp" ? 0 : s == "rceil" ? 1 : s == "ceil" ? 2 : 3;
 }
 
-uint8_t CodeAt(const std::vector<uint8_t>& y, int bits, size_t i) {
-  if (bits == 8) return y[i];
-  if (bits == 4) return (y[i / 2] >> (4 * (i % 2))) & 0xF;
-  const size_t k = i / 4;
-  const uint32_t w = y[3 * k] | (y[3 * k + 1] << 8) | (uint32_t(y[3 * k + 2]) << 16);
-  return (w >> (6 * (i % 4))) & 0x3F;
-}
 
 // Runs one quantize vector; returns codes and [pre, nb, post]-ordered scales. FP4/FP6 need a last
 // dim that is a multiple of 2/4 (their packing), so other vectors are padded with zeros along the
@@ -61,8 +55,7 @@ void RunQuantize(const json& v, std::vector<uint8_t>* codes, std::vector<uint8_t
   DType xt{};
   ASSERT_TRUE(parse_dtype(v["x_dtype"].get<std::string>().c_str(), &xt));
   const DType t = Dst(v["dst"]);
-  const int bits = t == DType::kFloat8E4M3FN || t == DType::kFloat8E5M2 ? 8
-                   : t == DType::kFloat6E3M2 || t == DType::kFloat6E2M3 ? 6 : 4;
+  const int bits = mxtest::BitsOf(t);
   const int64_t group = bits == 6 ? 4 : bits == 4 ? 2 : 1;
   const int64_t last = shape.back(), plast = (last + group - 1) / group * group;
   std::vector<int64_t> pshape = shape;
@@ -89,7 +82,7 @@ void RunQuantize(const json& v, std::vector<uint8_t>* codes, std::vector<uint8_t
   const Error e = quantize({raw.data(), xt, pshape}, {y.data(), t, pshape}, {s.data(), DType::kFloat8E8M0, sshape}, o);
   ASSERT_TRUE(e.ok()) << v["id"] << ": " << e.message;
   codes->resize(n);
-  for (size_t i = 0; i < n; ++i) (*codes)[i] = CodeAt(y, bits, static_cast<size_t>(padded_index(static_cast<int64_t>(i))));
+  for (size_t i = 0; i < n; ++i) (*codes)[i] = mxtest::CodeAt(y, t, static_cast<size_t>(padded_index(static_cast<int64_t>(i))));
   const int64_t rank = static_cast<int64_t>(shape.size()), a = axis < 0 ? axis + rank : axis;
   int64_t pre = 1, post = 1, ppost = 1;
   for (int64_t i = 0; i < a; ++i) pre *= shape[i];

@@ -15,6 +15,7 @@
 #include "accelmath/mx.h"
 #include "accuracy/mx_reference.h"
 #include "mx/job.h"
+#include "mx_test_util.h"
 #include "test_util.h"
 
 namespace accelmath::mx {
@@ -23,19 +24,9 @@ namespace {
 using test::Bits;
 using test::FromBits;
 
-constexpr DType kElems[] = {DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kFloat6E3M2,
-                            DType::kFloat6E2M3,   DType::kFloat4E2M1, DType::kFloat4E1M2};
-
-int BitsOf(DType t) { return reference::FormatOf(t).bits; }
-
-// Code of element i in a packed y (this file's reading of the layout in docs/mx.md).
-uint8_t CodeAt(const std::vector<uint8_t>& y, DType t, size_t i) {
-  if (BitsOf(t) == 8) return y[i];
-  if (BitsOf(t) == 4) return (y[i / 2] >> (4 * (i % 2))) & 0xF;
-  const size_t k = i / 4;
-  const uint32_t w = y[3 * k] | (y[3 * k + 1] << 8) | (uint32_t(y[3 * k + 2]) << 16);
-  return (w >> (6 * (i % 4))) & 0x3F;
-}
+using mxtest::BitsOf;
+using mxtest::CodeAt;
+using mxtest::kElems;
 
 // A tensor in one input type: raw storage plus its exact float32 values.
 struct Input {

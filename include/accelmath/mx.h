@@ -133,7 +133,8 @@ bool parse_round_mode(const char* name, RoundMode* mode) noexcept;
 // One float32 onto one element code (low bits of the byte, sign in the format's top bit): one
 // rounding of x in `mode`, subnormals kept, finite overflow and +-Inf saturate to +-max normal, a
 // negative x that rounds to zero gives -0. NaN gives the format's NaN with x's sign (E4M3FN
-// S.1111.111, E5M2 S.11111.10) and +0 in FP4/FP6, which have none. E8M0 is not an element type.
+// S.1111.111, E5M2 S.11111.10) and +0 in FP4/FP6, which have none. E8M0 is not an element type:
+// a type that is not one of the six element types gives 0 (the array form reports an error).
 uint8_t encode(float x, DType type, RoundMode mode = RoundMode::kRint) noexcept;
 // Exact value of an element code (E4M3FN 0x7F/0xFF and E5M2 NaN codes give NaN, E5M2 0x7C/0xFC
 // give +-Inf) or of an E8M0 code (2^(code - 127); 0xFF gives NaN).

@@ -10,6 +10,16 @@ const char* status_message(Status s) noexcept {
       return "count exceeds the source or destination length";
     case Status::kPartialOverlap:
       return "source and destination overlap without being the same buffer";
+    case Status::kSizeMismatch:
+      return "arrays that must have the same length differ in length";
+    case Status::kIndexOutOfRange:
+      return "an index is negative or not less than the destination length";
+    case Status::kMisaligned:
+      return "the destination is not aligned for atomic access to its element type";
+    case Status::kOverlap:
+      return "a source or index array overlaps the destination";
+    case Status::kInvalidArgument:
+      return "an argument is outside its documented set of values";
   }
   return "unknown status";
 }

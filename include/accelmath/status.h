@@ -10,6 +10,16 @@ enum class Status : int {
   kBufferTooSmall = 1,
   // Source and destination overlap without starting at the same address.
   kPartialOverlap = 2,
+  // Two arrays that must have the same length do not (atomic: dst and src; scatter: index and src).
+  kSizeMismatch = 3,
+  // A scatter index is negative or not less than the destination's length.
+  kIndexOutOfRange = 4,
+  // The destination is not aligned as its element type's atomic operations require.
+  kMisaligned = 5,
+  // A source or index array shares memory with the destination (atomic operations).
+  kOverlap = 6,
+  // An enumeration argument has a value outside its documented set (e.g. an atomic Mode).
+  kInvalidArgument = 7,
 };
 
 // A short English sentence describing `s`, e.g. for error messages.

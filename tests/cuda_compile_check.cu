@@ -31,3 +31,23 @@ __global__ void MxKernel(const float* x, unsigned char* codes, float* back, int 
   const Vec<int32_t> e = ScaleCode<kE4M3>(df, di, And(bits, Set(di, 0x7FFFFFFF)), accelmath::mx::ScaleAlg::kOcp);
   back[i] = BitCast(df, DecodeBits<kE4M3>(df, di, Vec<int32_t>{codes[i]})).raw * E8M0Value(df, di, e).raw;
 }
+
+// Atomic accumulate: the arithmetic of one update (src/atomic/combine.h) inside a CUDA
+// compare-and-swap loop on the containing 32-bit word, as a device port of update.h would do it.
+#include "atomic/combine.h"
+
+__global__ void AtomicAddHalfSaturating(accelmath::float16* dst, const accelmath::float16* src, int n) {
+  using namespace accelmath::atomic::detail;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const auto addr = reinterpret_cast<unsigned long long>(dst + i);
+  auto* word = reinterpret_cast<unsigned int*>(addr & ~3ull);
+  const unsigned shift = 8 * unsigned(addr & 3);
+  unsigned int w = *word, seen;
+  do {
+    seen = w;
+    const accelmath::float16 old{static_cast<unsigned short>(seen >> shift)};
+    const accelmath::float16 next = Combine<Op::kAdd, true>(old, src[i]);
+    w = atomicCAS(word, seen, (seen & ~(0xFFFFu << shift)) | (unsigned(next.bits) << shift));
+  } while (w != seen);
+}

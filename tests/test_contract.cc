@@ -87,7 +87,14 @@ TEST(Contract, AdjacentBuffersAreFine) {
 }
 
 TEST(Contract, StatusMessagesAreDistinct) {
-  EXPECT_STRNE(accelmath::status_message(Status::kBufferTooSmall), accelmath::status_message(Status::kPartialOverlap));
+  const Status all[] = {Status::kOk, Status::kBufferTooSmall, Status::kPartialOverlap, Status::kSizeMismatch,
+                        Status::kIndexOutOfRange, Status::kMisaligned, Status::kOverlap, Status::kInvalidArgument};
+  for (const Status a : all) {
+    EXPECT_STRNE(accelmath::status_message(a), "unknown status");
+    for (const Status b : all) {
+      if (a != b) EXPECT_STRNE(accelmath::status_message(a), accelmath::status_message(b));
+    }
+  }
   EXPECT_STREQ(accelmath::status_message(Status::kOk), "ok");
 }
 

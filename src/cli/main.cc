@@ -5,6 +5,8 @@
 //   oracle-check  validate the double-precision oracle against MPFR
 //   quantize / dequantize   MX block quantization of .npy files (docs/mx.md)
 //   mx-sweep the MX element codecs against the reference model, every float32 or sampled
+//   atomic-table  the atomic add/max/min boundary table of a type, or a check against a CSV
+//   atomic-sweep  atomic results vs the reference model: every float16/bfloat16 pair, or sampled
 //   report   the built-in cases, one table
 // Exit codes: 0 success / pass, 1 check failed, 2 bad input or usage.
 #include <CLI/CLI.hpp>
@@ -21,6 +23,7 @@
 #include "accelmath/verify.h"
 #include "accuracy/oracle.h"
 #include "accuracy/sweep.h"
+#include "cli/atomic_cmd.h"
 #include "cli/mx_cmd.h"
 #include "cli/report.h"
 #include "io/npy.h"
@@ -233,6 +236,18 @@ int main(int argc, char** argv) {
   mxs->add_option("--seed", seed, "random seed for --sample");
   mxs->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
 
+  std::string at_dtype = "half", at_check;
+  auto* atab = app.add_subcommand("atomic-table", "atomic add/max/min boundary results of a type, as CSV (or --check a CSV)");
+  atab->add_option("--dtype", at_dtype, "half | bf16 | float | int8 | int16 | int32 | int64");
+  atab->add_option("--check", at_check, "compare every row of this CSV (same columns) with the library instead");
+  std::string as_dtype = "all";
+  std::uint64_t as_sample = 0;
+  auto* aswp = app.add_subcommand("atomic-sweep", "atomic ops vs the reference model: every float16/bfloat16 pair, or --sample N");
+  aswp->add_option("--dtype", as_dtype, "all | half | bf16 | float | int8 | int16 | int32 | int64 (float, ints: --sample)");
+  aswp->add_option("--sample", as_sample, "N random operand pairs (plus the boundary pairs) instead of every pair");
+  aswp->add_option("--seed", seed, "random seed for --sample");
+  aswp->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
+
   auto* rep = app.add_subcommand("report", "run the built-in cases and print one table");
 
   try {
@@ -250,10 +265,13 @@ int main(int argc, char** argv) {
   if (*quant) return accelmath::cli::quantize_cmd(qa);
   if (*dequant) return accelmath::cli::dequantize_cmd(da);
   if (*mxs) return accelmath::cli::mx_sweep(mx_dst, mx_round, mx_sample, seed, threads);
+  if (*atab) return accelmath::cli::atomic_table(at_dtype, at_check, stdout);
+  if (*aswp) return accelmath::cli::atomic_sweep(as_dtype, as_sample, seed, threads);
   if (*rep) {
     const int a = accelmath::cli::report(stdout);
     const int b = accelmath::cli::mx_report(stdout);
-    return a != 0 ? a : b;
+    const int c = accelmath::cli::atomic_report(stdout);
+    return a != 0 ? a : b != 0 ? b : c;
   }
   return kBadInput;
 }

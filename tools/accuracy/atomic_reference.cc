@@ -38,19 +38,24 @@ bool IsFloating(Type t) { return t == Type::kFloat16 || t == Type::kBFloat16 || 
 
 // a + b rounded once to the format (nearest even), subnormals and overflow to inf included.
 double MpfrAdd(const Format& f, double a, double b) {
+  // One set of variables per thread and precision (initializing them per call dominated the time).
+  struct Vars {
+    mpfr_t x, y, r;
+    explicit Vars(int p) { mpfr_inits2(p, x, y, r, static_cast<mpfr_ptr>(nullptr)); }
+    ~Vars() { mpfr_clears(x, y, r, static_cast<mpfr_ptr>(nullptr)); }
+  };
+  thread_local Vars v11(11), v8(8), v24(24);
+  Vars& v = f.p == 11 ? v11 : f.p == 8 ? v8 : v24;
   const mpfr_exp_t old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
   // MPFR's exponent convention is x = m * 2^e with m in [1/2, 1): the largest finite value is just
   // below 2^(emax), the smallest subnormal 2^(1 - bias - (p-1)) = 1/2 * 2^(emin).
   mpfr_set_emax(mpfr_exp_t(1) << (f.ebits - 1));
   mpfr_set_emin(2 - f.bias - (f.p - 1));
-  mpfr_t x, y, r;
-  mpfr_inits2(f.p, x, y, r, static_cast<mpfr_ptr>(nullptr));
-  if (mpfr_set_d(x, a, MPFR_RNDN) != 0 || mpfr_set_d(y, b, MPFR_RNDN) != 0) Fail();
-  int inex = mpfr_add(r, x, y, MPFR_RNDN);
-  inex = mpfr_check_range(r, inex, MPFR_RNDN);
-  mpfr_subnormalize(r, inex, MPFR_RNDN);
-  const double out = mpfr_get_d(r, MPFR_RNDN);
-  mpfr_clears(x, y, r, static_cast<mpfr_ptr>(nullptr));
+  if (mpfr_set_d(v.x, a, MPFR_RNDN) != 0 || mpfr_set_d(v.y, b, MPFR_RNDN) != 0) Fail();
+  int inex = mpfr_add(v.r, v.x, v.y, MPFR_RNDN);
+  inex = mpfr_check_range(v.r, inex, MPFR_RNDN);
+  mpfr_subnormalize(v.r, inex, MPFR_RNDN);
+  const double out = mpfr_get_d(v.r, MPFR_RNDN);
   mpfr_set_emin(old_min);
   mpfr_set_emax(old_max);
   return out;

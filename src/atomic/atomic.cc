@@ -2,6 +2,7 @@
 // arithmetic). Every argument is checked before the first update, so an error writes nothing.
 #include "accelmath/atomic.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <span>
@@ -9,6 +10,15 @@
 #include "atomic/update.h"
 
 namespace accelmath::atomic {
+
+#if defined(__x86_64__) || defined(__aarch64__)
+// The promise of atomic.h: every element type is updated lock-free, on the element itself.
+static_assert(std::atomic_ref<float16>::is_always_lock_free && std::atomic_ref<bfloat16>::is_always_lock_free &&
+              std::atomic_ref<float>::is_always_lock_free && std::atomic_ref<std::int8_t>::is_always_lock_free &&
+              std::atomic_ref<std::int16_t>::is_always_lock_free && std::atomic_ref<std::int32_t>::is_always_lock_free &&
+              std::atomic_ref<std::int64_t>::is_always_lock_free);
+#endif
+
 namespace {
 
 using detail::Op;
@@ -54,10 +64,9 @@ Status Apply(std::span<T> dst, std::span<const std::int64_t> index, std::span<co
   if (index.size() != src.size()) return Status::kSizeMismatch;
   if (const Status s = CheckCommon(dst, src, mode); s != Status::kOk) return s;
   if (Overlap(dst, index)) return Status::kOverlap;
-  const auto n = std::uint64_t(dst.size());
-  for (const std::int64_t i : index) {
-    if (std::uint64_t(i) >= n) return Status::kIndexOutOfRange;  // negative indices wrap to huge
-  }
+  std::uint64_t largest = 0;  // as unsigned, so that a negative index counts as huge
+  for (const std::int64_t i : index) largest = std::max(largest, std::uint64_t(i));
+  if (!index.empty() && largest >= dst.size()) return Status::kIndexOutOfRange;
   if (mode == Mode::kSaturate) Loop<op, true>(dst, index, src); else Loop<op, false>(dst, index, src);
   return Status::kOk;
 }

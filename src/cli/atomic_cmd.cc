@@ -4,6 +4,7 @@
 #include <bit>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
@@ -322,13 +323,17 @@ int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t s
         }
       }
     };
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::thread> pool;
     for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker);
     for (auto& th : pool) th.join();
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const bool pass = wrong == 0;
-    std::printf("atomic-sweep %-5s %s: %" PRIu64 " results (3 ops x 2 modes), %" PRIu64 " different from the model -> %s\n",
-                t->name, exhaustive ? "every operand pair" : "sampled pairs", checked.load(), wrong.load(),
+    std::printf("atomic-sweep %-5s %s: %" PRIu64 " results (3 ops x 2 modes), %" PRIu64
+                " different from the model (%.0f s) -> %s\n",
+                t->name, exhaustive ? "every operand pair" : "sampled pairs", checked.load(), wrong.load(), secs,
                 pass ? "PASS" : "FAIL");
+    std::fflush(stdout);
     if (!pass) rc = 1;
   }
   return rc;

@@ -21,6 +21,7 @@
 
 #include "accelmath/atomic.h"
 #include "accuracy/atomic_reference.h"
+#include "atomic_test_util.h"
 #include "atomic/update.h"
 
 namespace {
@@ -32,13 +33,7 @@ using accelmath::atomic::Mode;
 namespace detail = accelmath::atomic::detail;
 namespace ref = accelmath::atomic::reference;
 
-template <typename T> constexpr ref::Type kRefType = ref::Type::kInt64;
-template <> constexpr ref::Type kRefType<float16> = ref::Type::kFloat16;
-template <> constexpr ref::Type kRefType<bfloat16> = ref::Type::kBFloat16;
-template <> constexpr ref::Type kRefType<float> = ref::Type::kFloat32;
-template <> constexpr ref::Type kRefType<std::int8_t> = ref::Type::kInt8;
-template <> constexpr ref::Type kRefType<std::int16_t> = ref::Type::kInt16;
-template <> constexpr ref::Type kRefType<std::int32_t> = ref::Type::kInt32;
+using accelmath::atomic::test::kRefType;
 
 constexpr std::uint64_t kUpdates = 1 << 20;  // per scenario, all threads together
 int g_threads = 4;
@@ -48,20 +43,22 @@ std::uint64_t PerThread() { return kUpdates / std::uint64_t(g_threads) / 1024 * 
 int g_failures = 0;
 std::uint64_t g_total = 0;
 
+using accelmath::atomic::test::FromBits;
+
 template <typename T>
 std::uint64_t Bits(T v) {
-  return std::bit_cast<detail::Bits<T>>(v);
+  return accelmath::atomic::test::ToBits(v);
 }
 
 // Expected values come from the independent model (tools/accuracy/atomic_reference.cc), folded
 // sequentially: op(a, b) in IEEE mode, and a double as the type's bits.
 template <typename T>
 T Fold(ref::Op op, T a, T b) {
-  return std::bit_cast<T>(detail::Bits<T>(ref::Apply(kRefType<T>, op, false, Bits(a), Bits(b))));
+  return FromBits<T>(ref::Apply(kRefType<T>, op, false, Bits(a), Bits(b)));
 }
 template <typename T>
 T Value(double v) {
-  return std::bit_cast<T>(detail::Bits<T>(ref::Encode(kRefType<T>, v)));
+  return FromBits<T>(ref::Encode(kRefType<T>, v));
 }
 
 // Runs body(thread) on g_threads threads released together; returns after all joined.

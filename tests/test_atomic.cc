@@ -18,6 +18,7 @@
 
 #include "accelmath/atomic.h"
 #include "accuracy/atomic_reference.h"
+#include "atomic_test_util.h"
 
 namespace {
 
@@ -29,29 +30,9 @@ namespace ref = accelmath::atomic::reference;
 using RefType = ref::Type;
 using RefOp = ref::Op;
 
-template <typename T> constexpr RefType kRefType = RefType::kInt64;
-template <> constexpr RefType kRefType<float16> = RefType::kFloat16;
-template <> constexpr RefType kRefType<bfloat16> = RefType::kBFloat16;
-template <> constexpr RefType kRefType<float> = RefType::kFloat32;
-template <> constexpr RefType kRefType<std::int8_t> = RefType::kInt8;
-template <> constexpr RefType kRefType<std::int16_t> = RefType::kInt16;
-template <> constexpr RefType kRefType<std::int32_t> = RefType::kInt32;
-
-template <typename T>
-T FromBits(std::uint64_t b) {
-  std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                     std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                        std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>
-      narrow = static_cast<decltype(narrow)>(b);
-  return std::bit_cast<T>(narrow);
-}
-
-template <typename T>
-std::uint64_t ToBits(T v) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof(T));  // little-endian: the low bytes
-  return b;
-}
+using accelmath::atomic::test::FromBits;
+using accelmath::atomic::test::kRefType;
+using accelmath::atomic::test::ToBits;
 
 template <typename T>
 Status Call(RefOp op, std::span<T> dst, std::span<const T> src, Mode mode) {

@@ -16,7 +16,6 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "atomic/combine.h"

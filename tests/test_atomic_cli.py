@@ -143,6 +143,10 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write(HEADER + "\nadd,half,1e9,0.0,0.0,0.0\n")
     rc, _, err = run("atomic-table", "--dtype", "half", "--check", bad)
     check(rc == 2 and "not a half" in err, "--check: a value the type cannot hold is an error (exit 2)")
+    with open(bad, "w") as f:
+        f.write(HEADER + "\n")
+    rc, _, err = run("atomic-table", "--dtype", "half", "--check", bad)
+    check(rc == 2 and "no rows" in err, "--check: a table without rows is an error (exit 2)")
 rc, _, err = run("atomic-table", "--dtype", "bf16", "--check", CSV)
 check(rc == 2 and "expected 'bf16'" in err, "--check: a table of another dtype is an error (exit 2)")
 rc, _, err = run("atomic-table", "--dtype", "fp8")

@@ -221,6 +221,7 @@ CheckResult CheckCsv(const TypeInfo& t, const std::string& csv) {
       }
     }
   }
+  if (r.rows == 0) r.error = "no rows after the header";
   return r;
 }
 

@@ -33,20 +33,21 @@ using atomic::Mode;
 struct TypeInfo {
   const char* name;  // as in the CSV's dtype column and --dtype
   ref::Type type;
+  int bits;
   bool floating;
   std::vector<std::uint64_t> boundary;  // MIN, MAX, 0, -0, NaN, inf, -inf (as the type has them)
 };
 
 const std::vector<TypeInfo>& Types() {
   static const std::vector<TypeInfo> types = {
-      {"half", ref::Type::kFloat16, true, {0xFBFF, 0x7BFF, 0, 0x8000, 0x7E00, 0x7C00, 0xFC00}},
-      {"bf16", ref::Type::kBFloat16, true, {0xFF7F, 0x7F7F, 0, 0x8000, 0x7FC0, 0x7F80, 0xFF80}},
-      {"float", ref::Type::kFloat32, true,
+      {"half", ref::Type::kFloat16, 16, true, {0xFBFF, 0x7BFF, 0, 0x8000, 0x7E00, 0x7C00, 0xFC00}},
+      {"bf16", ref::Type::kBFloat16, 16, true, {0xFF7F, 0x7F7F, 0, 0x8000, 0x7FC0, 0x7F80, 0xFF80}},
+      {"float", ref::Type::kFloat32, 32, true,
        {0xFF7FFFFF, 0x7F7FFFFF, 0, 0x80000000, 0x7FC00000, 0x7F800000, 0xFF800000}},
-      {"int8", ref::Type::kInt8, false, {0x80, 0x7F, 0}},
-      {"int16", ref::Type::kInt16, false, {0x8000, 0x7FFF, 0}},
-      {"int32", ref::Type::kInt32, false, {0x80000000, 0x7FFFFFFF, 0}},
-      {"int64", ref::Type::kInt64, false, {0x8000000000000000, 0x7FFFFFFFFFFFFFFF, 0}},
+      {"int8", ref::Type::kInt8, 8, false, {0x80, 0x7F, 0}},
+      {"int16", ref::Type::kInt16, 16, false, {0x8000, 0x7FFF, 0}},
+      {"int32", ref::Type::kInt32, 32, false, {0x80000000, 0x7FFFFFFF, 0}},
+      {"int64", ref::Type::kInt64, 64, false, {0x8000000000000000, 0x7FFFFFFFFFFFFFFF, 0}},
   };
   return types;
 }
@@ -143,9 +144,8 @@ bool Parse(const TypeInfo& t, const std::string& text, std::uint64_t* bits) {
     const long long v = std::strtoll(s, &end, 10);
     if (end == s || *end != '\0' || errno != 0) return false;
     const std::uint64_t b = std::uint64_t(v);
-    const int bytes = t.type == ref::Type::kInt8 ? 1 : t.type == ref::Type::kInt16 ? 2 : t.type == ref::Type::kInt32 ? 4 : 8;
-    if (bytes < 8 && (v < -(1ll << (8 * bytes - 1)) || v >= (1ll << (8 * bytes - 1)))) return false;
-    *bits = bytes == 8 ? b : b & ((std::uint64_t(1) << (8 * bytes)) - 1);
+    if (t.bits < 64 && (v < -(1ll << (t.bits - 1)) || v >= (1ll << (t.bits - 1)))) return false;
+    *bits = t.bits == 64 ? b : b & ((std::uint64_t(1) << t.bits) - 1);
     return true;
   }
   const double v = std::strtod(s, &end);
@@ -278,9 +278,7 @@ int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t s
   }
   int rc = 0;
   for (const TypeInfo* t : types) {
-    const int bits = t->type == ref::Type::kInt8 ? 8 : (t->type == ref::Type::kFloat16 || t->type == ref::Type::kBFloat16 ||
-                                                         t->type == ref::Type::kInt16) ? 16
-                                                       : t->type == ref::Type::kInt64 ? 64 : 32;
+    const int bits = t->bits;
     const bool exhaustive = sample == 0;
     if (exhaustive && bits > 16) {
       std::fprintf(stderr, "accelmath: error: %s has 2^%d operand pairs; use --sample N\n", t->name, 2 * bits);

@@ -1,19 +1,17 @@
-// Device-readiness check: the scalar-lane instantiation of the ndtri and MX kernels compiles as CUDA
+// Device-readiness check: the scalar-lane instantiation of every math kernel and of the MX kernels compiles as CUDA
 // device code (a CTest runs nvcc on this file when nvcc is installed; nothing runs on a GPU here).
 // Bit-identity with the CPU paths needs IEEE operations only: compile with -fmad=false (nvcc would
 // otherwise contract a*b + c into fma) and without --use_fast_math.
-#include "backend/scalar_lane.h"
+#include "backend/lane_functions.h"
 
-#define ACCELMATH_KNS lane
-#include "kernels/ndtri-inl.h"
-
-__global__ void NdtriKernel(const float* p, float* x, float* x_taskbook, int n) {
-  using namespace accelmath::lane;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  x[i] = DemoteTo(D<float>(), NdtriF64(D<double>(), PromoteTo(D<double>(), Vec<float>{p[i]}))).raw;
-  x_taskbook[i] = NdtriTaskbook(D<float>(), Vec<float>{p[i]}).raw;
-}
+// Every registry function, one element per thread, as the CUDA port's per-element API will call them.
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...)                        \
+  __global__ void name##Kernel(const float* x, float* y, int n) {                   \
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;                            \
+    if (i < n) y[i] = accelmath::lane::EvalOne<accelmath::Eval::k##eval>(accelmath::lane::name##Kernel{}, x[i]); \
+  }
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
 
 // MX: the E4M3 codec and an OCP scale, per element, as a CUDA kernel would call them.
 #include "kernels/mx-inl.h"

@@ -32,19 +32,19 @@ with tempfile.TemporaryDirectory() as d:
     for shape in [(), (1,), (7,), (2, 3, 5), (4, 1, 3, 2)]:
         p = rng.uniform(0, 1, size=shape).astype(np.float32)
         np.save(P("p.npy"), p)
-        for variant in ["default", "taskbook"]:
-            rc, _, err = run("run", "--op", "ndtri", "--variant", variant, "--in", P("p.npy"), "--out", P("x.npy"))
+        for op in ["ndtri", "ndtri_taskbook"]:
+            rc, _, err = run("run", "--op", op, "--in", P("p.npy"), "--out", P("x.npy"))
             x = np.load(P("x.npy"))
-            check(rc == 0 and x.shape == p.shape and x.dtype == np.float32, f"run {variant} shape {shape}")
-            if variant == "default":
-                check(max_ulp(x.ravel(), p.ravel()) <= 1.0, f"run default values within 1 ulp, shape {shape}")
+            check(rc == 0 and x.shape == p.shape and x.dtype == np.float32, f"run {op} shape {shape}")
+            if op == "ndtri":
+                check(max_ulp(x.ravel(), p.ravel()) <= 1.0, f"run ndtri values within 1 ulp, shape {shape}")
     pf = np.asfortranarray(rng.uniform(0, 1, size=(3, 4)).astype(np.float32))
     np.save(P("pf.npy"), pf)
-    rc, _, _ = run("run", "--in", P("pf.npy"), "--out", P("xf.npy"))
+    rc, _, _ = run("run", "--op", "ndtri", "--in", P("pf.npy"), "--out", P("xf.npy"))
     xf = np.load(P("xf.npy"))
     check(rc == 0 and xf.flags.f_contiguous and max_ulp(xf, pf) <= 1.0, "run keeps Fortran order and element positions")
     np.save(P("empty.npy"), np.zeros((0, 3), np.float32))
-    rc, _, _ = run("run", "--in", P("empty.npy"), "--out", P("xe.npy"))
+    rc, _, _ = run("run", "--op", "ndtri", "--in", P("empty.npy"), "--out", P("xe.npy"))
     check(rc == 0 and np.load(P("xe.npy")).shape == (0, 3), "run on an empty array")
 
     # Bad inputs: exit 2, one line naming the problem, no output file left behind.
@@ -72,17 +72,46 @@ with tempfile.TemporaryDirectory() as d:
         lines = err.strip().splitlines()
         check(rc == 2 and len(lines) == 1 and word in lines[0] and not os.path.exists(out),
               f"run rejects {name}: exit {rc}, message {lines}")
-    rc, _, err = run("run", "--in", good, "--out", os.path.join(d, "no_such_dir", "x.npy"))
+    rc, _, err = run("run", "--op", "ndtri", "--in", good, "--out", os.path.join(d, "no_such_dir", "x.npy"))
     check(rc == 2 and "cannot write" in err, "run reports an unwritable output")
     check(not any(f.startswith("out_") or ".tmp." in f for f in os.listdir(d)), "no partial output files remain")
-    rc, _, _ = run("run", "--op", "erf", "--in", good, "--out", P("z.npy"))
-    check(rc == 2, "run rejects an unknown op")
+    rc, _, err = run("run", "--op", "no_such_fn", "--in", good, "--out", P("z.npy"))
+    check(rc == 2 and "unknown function" in err and "exp" in err, "run rejects an unknown function, listing the known ones")
+    rc, _, err = run("run", "--op", "exp", "--in", good, "--in", good, "--out", P("z.npy"))
+    check(rc == 2 and "takes 1 --in" in err and not os.path.exists(P("z.npy")), "run rejects a wrong number of inputs")
+    rc, _, err = run("run", "--op", "exp", "--in", good, "--out", P("z.npy"), "--out", P("z2.npy"))
+    check(rc == 2 and "writes 1 --out" in err, "run rejects a wrong number of outputs")
+    rc, _, _ = run("run", "--in", good, "--out", P("z.npy"))
+    check(rc == 2, "run without --op is a usage error")
+
+    # Every function of the registry through `run`, against the library's own scalar values computed
+    # independently here (NumPy in double precision) for the exp/log family.
+    rc, so, _ = run("list")
+    names = [l.split()[0] for l in so.splitlines()[1:]]
+    check(rc == 0 and {"exp", "log1p", "ndtri"} <= set(names), f"list names the functions: {names}")
+    x = np.concatenate([rng.uniform(-20, 20, 500), rng.uniform(0, 5, 500), [0.0, -0.0, np.inf, -np.inf, np.nan]])
+    x = x.astype(np.float32)
+    np.save(P("x.npy"), x)
+    numpy_ref = {"exp": np.exp, "exp2": np.exp2, "exp10": lambda v: np.power(10.0, v), "expm1": np.expm1,
+                 "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p}
+    with np.errstate(all="ignore"):
+        for name in names:
+            rc, _, err = run("run", "--op", name, "--in", P("x.npy"), "--out", P("y.npy"))
+            y = np.load(P("y.npy")) if rc == 0 else None
+            check(rc == 0 and y.shape == x.shape and y.dtype == np.float32, f"run --op {name}: exit {rc} {err}")
+            if name in numpy_ref and y is not None:
+                ref = numpy_ref[name](x.astype(np.float64))
+                fin = np.isfinite(ref) & (np.abs(ref) < 3e38) & (np.abs(ref) > 1e-37)
+                spacing = np.spacing(np.abs(ref[fin]).astype(np.float32)).astype(np.float64)
+                err_ulp = float(np.max(np.abs(y[fin] - ref[fin]) / spacing))
+                same_class = np.array_equal(np.isnan(y), np.isnan(ref)) and np.array_equal(y[np.isinf(ref)], ref[np.isinf(ref)])
+                check(err_ulp <= 1.0 and same_class, f"run --op {name} within 1 ulp of NumPy ({err_ulp:.3f}), specials agree")
 
     # verify: pass, fail, bad input.
     p = rng.uniform(0, 1, size=4096).astype(np.float32)
     np.save(P("vp.npy"), p)
     np.save(P("golden.npy"), special.ndtri(p.astype(np.float64)).astype(np.float32))
-    run("run", "--in", P("vp.npy"), "--out", P("actual.npy"))
+    run("run", "--op", "ndtri", "--in", P("vp.npy"), "--out", P("actual.npy"))
     rc, so, _ = run("verify", "--golden", P("golden.npy"), "--actual", P("actual.npy"))
     check(rc == 0 and "verdict: PASS" in so and "error ratio" in so, "verify passes SciPy vs ours")
     rc, so, _ = run("verify", "--golden", P("golden.npy"), "--actual", P("actual.npy"), "--standard", "mere-mare")

@@ -1,10 +1,12 @@
-// The array contract of include/accelmath/math.h, with canaries around every buffer.
+// The array contract of include/accelmath/math.h, with canaries around every buffer, for every
+// function of the registry (accelmath/ops.def) through its C++ array API.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "accelmath/accelmath.h"
+#include "accelmath/registry.h"
 #include "test_util.h"
 
 namespace {
@@ -14,7 +16,13 @@ using accelmath::test::Bits;
 using accelmath::test::Canary;
 
 using ArrayFn = Status (*)(std::span<float>, std::span<const float>, std::size_t) noexcept;
-const ArrayFn kFns[] = {accelmath::ndtri, accelmath::ndtri_taskbook};
+
+std::vector<ArrayFn> AllArrayFunctions() {
+  std::vector<ArrayFn> v;
+  for (const auto& f : accelmath::functions()) v.push_back(f.array);
+  return v;
+}
+const std::vector<ArrayFn> kFns = AllArrayFunctions();
 
 // A buffer of `n` payload floats with `kGuard` canaries on each side.
 struct Guarded {
@@ -78,12 +86,37 @@ TEST(Contract, PartialOverlapIsRejectedAndWritesNothing) {
 }
 
 TEST(Contract, AdjacentBuffersAreFine) {
-  Guarded g(64, 0.4f);
-  const std::span<const float> src(g.data(), 32);
-  const std::span<float> dst(g.data() + 32, 32);
-  EXPECT_EQ(accelmath::ndtri(dst, src), Status::kOk);
-  EXPECT_EQ(dst[0], accelmath::scalar::ndtri(0.4f));
-  EXPECT_TRUE(g.GuardsIntact());
+  for (const auto& f : accelmath::functions()) {
+    Guarded g(64, 0.4f);
+    const std::span<const float> src(g.data(), 32);
+    const std::span<float> dst(g.data() + 32, 32);
+    EXPECT_EQ(f.array(dst, src, 32), Status::kOk) << f.name;
+    EXPECT_EQ(Bits(dst[0]), Bits(f.scalar(0.4f))) << f.name;
+    EXPECT_TRUE(g.GuardsIntact()) << f.name;
+  }
+}
+
+TEST(Contract, InPlaceGivesTheSameBitsAsSeparateBuffers) {
+  std::vector<float> x(1000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.001f * float(i) - 0.3f;
+  for (const auto& f : accelmath::functions()) {
+    std::vector<float> separate(x.size()), inplace = x;
+    ASSERT_EQ(f.array(separate, x, x.size()), Status::kOk);
+    ASSERT_EQ(f.array(inplace, inplace, inplace.size()), Status::kOk);
+    EXPECT_EQ(0, std::memcmp(separate.data(), inplace.data(), 4 * x.size())) << f.name;
+  }
+}
+
+TEST(Contract, TwoArgumentFormUsesTheSourceLength) {
+  // Every function's two-argument overload is count = src.size(): dst may be longer, not shorter.
+  Guarded src(20, 0.25f), dst(25, Canary());
+#define ACCELMATH_OP(name, ...)                                                                                 \
+  EXPECT_EQ(accelmath::name(std::span<float>(dst.data(), 25), std::span<const float>(src.data(), 20)), Status::kOk); \
+  EXPECT_EQ(Bits(dst.data()[20]), Bits(Canary())) << #name;                                                     \
+  EXPECT_EQ(accelmath::name(std::span<float>(dst.data(), 19), std::span<const float>(src.data(), 20)),          \
+            Status::kBufferTooSmall) << #name;
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
 }
 
 TEST(Contract, StatusMessagesAreDistinct) {

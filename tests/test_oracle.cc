@@ -1,9 +1,12 @@
-// The reference oracle: the double-precision ndtri against MPFR, and the ulp measure.
+// The reference oracles: each row's double tier against its exact tier, the Arb exact tier against
+// MPFR, the ndtri oracle's known values, and the ulp measure.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <string>
 
+#include "accelmath/registry.h"
 #include "accuracy/oracle.h"
 #include "accuracy/sweep.h"
 
@@ -11,19 +14,50 @@ namespace {
 
 using namespace accelmath::oracle;
 
-// Far below 0.01 ulp of float32: the double oracle must be within 1e-6 float32 ulp of MPFR.
-TEST(Oracle, DoubleOracleAgreesWithMpfr) {
-  const auto in = accelmath::sweep::sample(1500, 99);
-  double worst = 0;
-  int n = 0;
-  for (float p : in) {
-    if (!(p > 0 && p < 1) || (n++ % 2 && p > 0.01f && p < 0.99f)) continue;  // weight the tails
-    const double ref = ndtri_mpfr(p);
-    const double e = std::fabs(ndtri(p) - ref) / ulp_f32(ref);
-    worst = std::max(worst, e);
-    ASSERT_LE(e, 1e-6) << "p = " << p << " oracle " << ndtri(p) << " mpfr " << ref;
+// Far below 0.01 ulp of float32: every double tier must be within 1e-6 float32 ulp of its exact
+// tier (the sweeper's kExactMargin, 1e-5, relies on it). ndtri's exact tier is slow: fewer inputs.
+TEST(Oracle, DoubleTierAgreesWithExactTier) {
+  mpfr_t r;
+  mpfr_init2(r, 128);
+  for (const auto& o : oracles()) {
+    const auto* f = accelmath::find_function(o.name);
+    ASSERT_NE(f, nullptr);
+    const bool slow = std::string(o.name).rfind("ndtri", 0) == 0;
+    const auto in = accelmath::sweep::sample(slow ? 600 : 20000, 99, f);
+    double worst = 0;
+    for (std::size_t i = 0; i < in.size(); i += slow ? 3 : 1) {
+      const double fast = o.fast(in[i]);
+      if (!(std::fabs(fast) < 0x1p128) || fast == 0) continue;  // beyond float32 the result is inf either way
+      o.exact(r, in[i]);
+      const double exact = mpfr_get_d(r, MPFR_RNDN);
+      const double e = std::fabs(fast - exact) / ulp_f32(exact);
+      worst = std::max(worst, e);
+      ASSERT_LE(e, 1e-6) << o.name << "(" << in[i] << "): fast " << fast << " exact " << exact;
+    }
+    std::printf("  %-15s max |fast - exact| = %.3e float32 ulp\n", o.name, worst);
   }
-  std::printf("  max |oracle - mpfr| = %.3e float32 ulp\n", worst);
+  mpfr_clear(r);
+}
+
+// The Arb path of the exact tier (for the functions MPFR lacks) agrees with MPFR where both exist.
+TEST(Oracle, ArbExactTierAgreesWithMpfr) {
+  mpfr_t a, m;
+  mpfr_init2(a, 128);
+  mpfr_init2(m, 128);
+  for (double x : {-100.0, -1e-30, 1e-300, 0.5, 1.0, 3.0, 88.5, 1e6}) {
+    Arb<arb_exp>(a, x);
+    Mpfr<mpfr_exp>(m, x);
+    EXPECT_EQ(mpfr_cmp(a, m), 0) << "exp(" << x << ")";
+    if (x > 0) {
+      Arb<arb_log>(a, x);
+      Mpfr<mpfr_log>(m, x);
+      EXPECT_EQ(mpfr_cmp(a, m), 0) << "log(" << x << ")";
+    }
+  }
+  Arb<arb_log>(a, -1.0);  // undefined: not a finite ball
+  EXPECT_TRUE(mpfr_nan_p(a));
+  mpfr_clear(a);
+  mpfr_clear(m);
 }
 
 TEST(Oracle, KnownValues) {
@@ -49,6 +83,25 @@ TEST(Oracle, UlpError) {
   EXPECT_EQ(ulp_error_f32(NAN, NAN), 0.0);
   EXPECT_EQ(ulp_error_f32(0.0f, NAN), INFINITY);
   EXPECT_EQ(ulp_error_f32(NAN, 1.0), INFINITY);
+  // Overflow: +inf stands for 2^128, the value the rounding overflowed to.
+  EXPECT_EQ(ulp_f32(0x1p130), 0x1p104);
+  EXPECT_EQ(ulp_error_f32(INFINITY, 0x1p128), 0.0);
+  EXPECT_EQ(ulp_error_f32(INFINITY, 0x1p128 - 0x1p103), 0.5);
+  EXPECT_EQ(ulp_error_f32(-INFINITY, 0x1p128), INFINITY);
+  EXPECT_EQ(ulp_error_f32(0x1.fffffep127f, 0x1p129), 0x1p129 / 0x1p104 - 0x1.fffffep127 / 0x1p104);
+}
+
+TEST(Oracle, ExactUlpErrorMatchesTheDoubleOneAwayFromTies) {
+  const Oracle& exp = *find_oracle("exp");
+  for (float x : {-103.0f, -20.5f, -1.0f, 0.3f, 1.0f, 10.0f, 88.0f}) {
+    const float y = float(std::exp(double(x)));
+    EXPECT_NEAR(ulp_error_exact(exp, x, y), ulp_error_f32(y, std::exp(double(x))), 1e-6) << x;
+  }
+  EXPECT_EQ(ulp_error_exact(exp, 100.0, INFINITY), 0.0);       // e^100 > 2^128
+  EXPECT_LT(ulp_error_exact(exp, -1000.0, 0.0f), 1e-200);       // e^-1000 is far below 2^-149
+  EXPECT_EQ(ulp_error_exact(exp, NAN, NAN), 0.0);
+  EXPECT_EQ(ulp_error_exact(exp, 1.0, NAN), INFINITY);
+  EXPECT_NEAR(ulp_error_exact(exp, -104.0, 0x1p-149f), std::fabs(0x1p-149 - std::exp(-104.0)) / 0x1p-149, 1e-9);
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
-/* C ABI of the array functions, for bindings (ctypes, cffi) and C callers. Same contract and
- * return codes as the C++ functions (include/accelmath/math.h): 0 = ok, 1 = buffer too small
- * (not applicable here: one length), 2 = partial overlap. */
+/* C ABI of the array functions, for bindings (ctypes, cffi) and C callers: one function per row of
+ * the registry (accelmath/ops.def). A unary function f is
+ *   int accelmath_<f>_f32(float* dst, const float* src, size_t n);
+ * (functions of more inputs take their sources in argument order after dst; two-output functions
+ * write dst1, dst2 first). Same contract and return codes as the C++ functions
+ * (accelmath/math.h, accelmath/status.h): 0 = ok, 2 = partial overlap (1, buffer too small,
+ * cannot happen here: one length). */
 #ifndef ACCELMATH_C_API_H_
 #define ACCELMATH_C_API_H_
 
@@ -10,8 +14,11 @@
 extern "C" {
 #endif
 
-int accelmath_ndtri_f32(float* dst, const float* src, size_t n);
-int accelmath_ndtri_taskbook_f32(float* dst, const float* src, size_t n);
+#define ACCELMATH_DECLARE_Unary(name) int accelmath_##name##_f32(float* dst, const float* src, size_t n);
+#define ACCELMATH_OP(name, shape, ...) ACCELMATH_DECLARE_##shape(name)
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
+#undef ACCELMATH_DECLARE_Unary
 
 #ifdef __cplusplus
 }

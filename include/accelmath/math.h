@@ -1,6 +1,14 @@
 // The float32 math library, array form: SIMD with run-time dispatch (Highway).
 //
-// Contract shared by every unary array function f(dst, src[, count]):
+// One declaration per row of the registry (accelmath/ops.def, one file per family): for a unary
+// function f there are
+//   Status f(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept;
+//   Status f(std::span<float> dst, std::span<const float> src) noexcept;  // count = src.size()
+// Each row names the function's promised max error (ulp, over every float32 input), its domain
+// and the special values it guarantees; `accelmath list` prints them, docs/accuracy.md gives the
+// measured error of each, and src/kernels/<family>-inl.h documents each algorithm.
+//
+// Contract shared by every array function:
 //  - count in [0, min(src.size(), dst.size())], else Status::kBufferTooSmall; the two-argument
 //    form uses count = src.size() (so dst must be at least as long as src).
 //  - count == 0 reads and writes nothing.
@@ -20,14 +28,12 @@
 
 namespace accelmath {
 
-// Inverse of the standard normal CDF (docs/ndtri.md). Max error 0.5037 ulp over every
-// float32 p in [0, 1] (exhaustive sweep, docs/accuracy.md); special values as documented.
-Status ndtri(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept;
-Status ndtri(std::span<float> dst, std::span<const float> src) noexcept;
-
-// The design proposal's configuration (24-term series centre, float32 AS241 tails), kept
-// reproducible for comparison. Passes the 1e-4 dual-threshold standard; not faithfully rounded.
-Status ndtri_taskbook(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept;
-Status ndtri_taskbook(std::span<float> dst, std::span<const float> src) noexcept;
+#define ACCELMATH_DECLARE_Unary(name)                                                              \
+  Status name(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept; \
+  Status name(std::span<float> dst, std::span<const float> src) noexcept;
+#define ACCELMATH_OP(name, shape, ...) ACCELMATH_DECLARE_##shape(name)
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
+#undef ACCELMATH_DECLARE_Unary
 
 }  // namespace accelmath

@@ -1,12 +1,14 @@
-// The float32 math library, per-element form. Same kernels as the array form (include/
-// accelmath/math.h), instantiated for a one-lane type: bit-identical results.
+// The float32 math library, per-element form: `float accelmath::scalar::f(float) noexcept` for
+// every unary row of the registry (accelmath/ops.def). Same kernels as the array form
+// (accelmath/math.h), instantiated for a one-lane type: bit-identical results.
 #pragma once
 
 namespace accelmath::scalar {
 
-// See accelmath::ndtri.
-float ndtri(float p) noexcept;
-// See accelmath::ndtri_taskbook.
-float ndtri_taskbook(float p) noexcept;
+#define ACCELMATH_DECLARE_Unary(name) float name(float x) noexcept;
+#define ACCELMATH_OP(name, shape, ...) ACCELMATH_DECLARE_##shape(name)
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
+#undef ACCELMATH_DECLARE_Unary
 
 }  // namespace accelmath::scalar

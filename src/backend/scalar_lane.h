@@ -53,10 +53,23 @@ template <>
 struct Unsigned<double> {
   using type = uint64_t;
 };
+template <typename T>
+struct Signed;
+template <>
+struct Signed<float> {
+  using type = int32_t;
+};
+template <>
+struct Signed<double> {
+  using type = int64_t;
+};
 }  // namespace detail
 
 template <class Desc>
 using RebindToUnsigned = D<typename detail::Unsigned<TFromD<Desc>>::type>;
+// Like Highway's: the signed integer lanes of the same width (index vectors of GatherIndex).
+template <class Desc>
+using RebindToSigned = D<typename detail::Signed<TFromD<Desc>>::type>;
 
 template <typename T>
 ACCELMATH_HD constexpr size_t Lanes(D<T>) {
@@ -165,6 +178,15 @@ ACCELMATH_HD Vec<T> operator>>(Vec<T> a, Vec<T> bits) {
 }
 // int32 to float32, rounded to nearest (exact below 2^24).
 ACCELMATH_HD Vec<float> ConvertTo(D<float>, Vec<int32_t> v) { return Vec<float>{static_cast<float>(v.raw)}; }
+
+// ---- table lookup --------------------------------------------------------------------------
+// base[index], like Highway's GatherIndex (index: signed lanes of the same width; the caller
+// guarantees it is in range).
+template <typename T, typename I>
+ACCELMATH_HD Vec<T> GatherIndex(D<T>, const T* base, Vec<I> index) {
+  static_assert(sizeof(I) == sizeof(T) && I(-1) < I(0), "GatherIndex takes signed same-width indices");
+  return Vec<T>{base[index.raw]};
+}
 
 // ---- comparisons and masks (ordered: false if either operand is NaN) -----------------------
 template <typename T>

@@ -1,8 +1,9 @@
-// accelmath: the command-line tool (docs in README.md and docs/ndtri.md).
-//   run      apply an op to a float32 .npy file
+// accelmath: the command-line tool (docs in README.md, docs/engine.md and docs/ndtri.md).
+//   list     every math function of the registry, with its bound, domain and oracle
+//   run      apply a math function to float32 .npy files
 //   verify   compare two .npy files under a precision standard
-//   sweep    exhaustive or sampled accuracy sweep against the reference oracle
-//   oracle-check  validate the double-precision oracle against MPFR
+//   sweep    exhaustive or sampled accuracy sweep of one or every function against its oracle
+//   oracle-check  validate each oracle's double tier against its exact tier (MPFR / Arb)
 //   quantize / dequantize   MX block quantization of .npy files (docs/mx.md)
 //   mx-sweep the MX element codecs against the reference model, every float32 or sampled
 //   atomic-table  the atomic add/max/min boundary table of a type, or a check against a CSV
@@ -10,6 +11,7 @@
 //   report   the built-in cases, one table
 // Exit codes: 0 success / pass, 1 check failed, 2 bad input or usage.
 #include <CLI/CLI.hpp>
+#include <mpfr.h>
 
 #include <cmath>
 #include <cstdio>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "accelmath/math.h"
+#include "accelmath/registry.h"
 #include "accelmath/verify.h"
 #include "accuracy/oracle.h"
 #include "accuracy/sweep.h"
@@ -40,26 +43,46 @@ int Error(const std::string& msg) {
   return kBadInput;
 }
 
-accelmath::sweep::Variant ParseVariant(const std::string& s) {
-  return s == "taskbook" ? accelmath::sweep::Variant::kTaskbook : accelmath::sweep::Variant::kDefault;
+const accelmath::FunctionInfo* FindFunction(const std::string& name) {
+  const accelmath::FunctionInfo* f = accelmath::find_function(name);
+  if (!f) {
+    std::string all;
+    for (const auto& g : accelmath::functions()) all += std::string(all.empty() ? "" : ", ") + g.name;
+    Error("unknown function '" + name + "' (available: " + all + "; `accelmath list` describes them)");
+  }
+  return f;
 }
 
-int Run(const std::string& op, const std::string& variant, const std::string& in, const std::string& out) {
-  if (op != "ndtri") return Error("unknown op '" + op + "' (available: ndtri)");
+// `run`: the inputs in argument order (as many as the function's shape takes), one output each.
+int Run(const std::string& op, const std::vector<std::string>& ins, const std::vector<std::string>& outs) {
+  const accelmath::FunctionInfo* f = FindFunction(op);
+  if (!f) return kBadInput;
+  const std::size_t arity = 1, results = 1;  // Shape::kUnary, the only shape so far
+  if (ins.size() != arity) return Error(op + " takes " + std::to_string(arity) + " --in, got " + std::to_string(ins.size()));
+  if (outs.size() != results) return Error(op + " writes " + std::to_string(results) + " --out, got " + std::to_string(outs.size()));
   try {
-    NpyArray a = accelmath::io::read_npy(in);
-    if (a.descr != "<f4") return Error(in + ": dtype '" + a.descr + "', expected float32 ('<f4')");
+    NpyArray a = accelmath::io::read_npy(ins[0]);
+    if (a.descr != "<f4") return Error(ins[0] + ": dtype '" + a.descr + "', expected float32 ('<f4')");
     const std::size_t n = a.count();
     std::vector<float> src(n), dst(n);
     std::memcpy(src.data(), a.data.data(), 4 * n);
-    const accelmath::Status s = ParseVariant(variant) == accelmath::sweep::Variant::kDefault
-                                    ? accelmath::ndtri(dst, src)
-                                    : accelmath::ndtri_taskbook(dst, src);
+    const accelmath::Status s = f->array(dst, src, n);
     if (s != accelmath::Status::kOk) return Error(accelmath::status_message(s));
     std::memcpy(a.data.data(), dst.data(), 4 * n);
-    accelmath::io::write_npy(out, a);  // same shape and memory order as the input
+    accelmath::io::write_npy(outs[0], a);  // same shape and memory order as the input
   } catch (const NpyError& e) {
     return Error(e.what());
+  }
+  return 0;
+}
+
+int List() {
+  std::printf("%-15s %-11s %-6s %-6s %-5s %-44s %s\n", "function", "family", "driver", "eval", "bound", "domain",
+              "oracle");
+  for (const auto& f : accelmath::functions()) {
+    const auto* o = accelmath::oracle::find_oracle(f.name);
+    std::printf("%-15s %-11s %-6s %-6s %-5g %-44s %s\n", f.name, f.family, f.driver,
+                f.eval == accelmath::Eval::kF64 ? "f64" : "f32", f.bound_ulp, f.domain, o ? o->source : "(none)");
   }
   return 0;
 }
@@ -108,50 +131,107 @@ int Verify(const std::string& golden_path, const std::string& actual_path, const
   return r.pass ? 0 : 1;
 }
 
-int Sweep(const std::string& op, const std::string& variant, unsigned threads, std::size_t sample, std::uint64_t seed,
-          bool quiet, double max_ulp) {
-  if (op != "ndtri") return Error("unknown op '" + op + "' (available: ndtri)");
-  const auto v = ParseVariant(variant);
-  accelmath::sweep::Result r;
-  std::string set;
-  if (sample == 0) {
-    set = "every float32 p in [0, 1]";
-    r = accelmath::sweep::run_all(v, threads, !quiet);
-  } else {
-    const auto in = accelmath::sweep::sample(sample, seed);
-    set = std::to_string(sample) + " random inputs (seed " + std::to_string(seed) + ") + " +
-          std::to_string(in.size() - sample) + " edge cases";
-    r = accelmath::sweep::run_inputs(v, in, threads, !quiet);
-  }
-  accelmath::sweep::print(r, v, set, stdout);
-  if (max_ulp >= 0 && !(r.max_ulp <= max_ulp)) {
-    std::printf("FAIL: max ulp %.6f exceeds --max-ulp %g\n", r.max_ulp, max_ulp);
-    return 1;
+// Replaces the lines between the markers "<!-- sweep-table:begin -->" and "<!-- sweep-table:end -->"
+// of a markdown file with `table`.
+int UpdateDoc(const std::string& path, const std::string& table) {
+  std::FILE* in = std::fopen(path.c_str(), "rb");
+  if (!in) return Error("cannot read " + path);
+  std::string text;
+  char buf[4096];
+  for (std::size_t k; (k = std::fread(buf, 1, sizeof buf, in)) > 0;) text.append(buf, k);
+  std::fclose(in);
+  const std::string begin = "<!-- sweep-table:begin -->\n", end = "<!-- sweep-table:end -->";
+  const auto b = text.find(begin), e = text.find(end);
+  if (b == std::string::npos || e == std::string::npos || e < b) return Error(path + " has no sweep-table markers");
+  text = text.substr(0, b + begin.size()) + table + text.substr(e);
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  if (!out || std::fwrite(text.data(), 1, text.size(), out) != text.size() || std::fclose(out) != 0) {
+    return Error("cannot write " + path);
   }
   return 0;
 }
 
-int OracleCheck(const std::string& op, std::size_t samples, std::uint64_t seed, double limit) {
-  if (op != "ndtri") return Error("unknown op '" + op + "' (available: ndtri)");
-  auto in = accelmath::sweep::sample(samples, seed);
-  double worst = 0;
-  float worst_p = 0;
-  std::size_t n = 0;
-  for (float p : in) {
-    if (!(p > 0 && p < 1)) continue;
-    const double ref = accelmath::oracle::ndtri_mpfr(p);
-    const double e = std::fabs(accelmath::oracle::ndtri(p) - ref) / accelmath::oracle::ulp_f32(ref);
-    if (e > worst) worst = e, worst_p = p;
-    ++n;
+// `sweep F` or `sweep --all`: every float32 input, or --sample N random ones plus edge cases.
+// Exit 1 when a function exceeds its bound (or --max-ulp, if given).
+int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample, std::uint64_t seed, bool quiet,
+          double max_ulp, const std::string& doc) {
+  std::vector<const accelmath::FunctionInfo*> fs;
+  if (all) {
+    for (const auto& f : accelmath::functions()) fs.push_back(&f);
+  } else if (op.empty()) {
+    return Error("sweep needs a function name or --all");
+  } else if (const auto* f = FindFunction(op)) {
+    fs.push_back(f);
+  } else {
+    return kBadInput;
   }
-  std::printf("oracle::ndtri vs MPFR (200-bit Newton) on %zu inputs in (0, 1) (%zu random, seed %llu, + edge cases):\n",
-              n, samples, static_cast<unsigned long long>(seed));
-  std::printf("  max |oracle - mpfr| = %.3e float32 ulp at p = %.9g\n", worst, worst_p);
-  if (!(worst <= limit)) {
-    std::printf("FAIL: exceeds %g ulp\n", limit);
-    return 1;
+  std::string table = "| function | bound (ulp) | max error (ulp) | at x | correctly rounded | inputs | time |\n"
+                      "|---|---|---|---|---|---|---|\n";
+  int rc = 0;
+  for (const auto* f : fs) {
+    const auto* o = accelmath::oracle::find_oracle(f->name);
+    if (!o) return Error(std::string("no oracle row for ") + f->name + " (tools/accuracy/oracles.def)");
+    accelmath::sweep::Result r;
+    std::string set;
+    if (sample == 0) {
+      set = "every float32 input";
+      r = accelmath::sweep::run_all(*f, *o, threads, !quiet);
+    } else {
+      const auto in = accelmath::sweep::sample(sample, seed, f);
+      set = std::to_string(sample) + " random inputs (seed " + std::to_string(seed) + ") + " +
+            std::to_string(in.size() - sample) + " edge cases";
+      r = accelmath::sweep::run_inputs(*f, *o, in, threads, !quiet);
+    }
+    accelmath::sweep::print(r, *f, set, stdout);
+    table += accelmath::sweep::markdown_row(r, *f) + "\n";
+    const double limit = max_ulp >= 0 ? max_ulp : f->bound_ulp;
+    if (!(r.max_ulp <= limit)) {
+      std::printf("FAIL: %s max ulp %.6f exceeds %g\n", f->name, r.max_ulp, limit);
+      rc = 1;
+    }
   }
-  return 0;
+  if (!doc.empty()) {
+    std::string cmd = "accelmath sweep " + (all ? std::string("--all") : op) + " --threads " + std::to_string(threads);
+    if (sample) cmd += " --sample " + std::to_string(sample) + " --seed " + std::to_string(seed);
+    table += "\nMeasured by `" + cmd + "` (" + (sample ? "sampled" : "every float32 input") + ").\n";
+    if (const int e = UpdateDoc(doc, table)) return e;
+  }
+  return rc;
+}
+
+// `oracle-check F` or `--all`: how far the double tier of each oracle is from its exact tier, in
+// float32 ulp, on a sample of inputs where the function is finite.
+int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint64_t seed, double limit) {
+  int rc = 0;
+  for (const auto& f : accelmath::functions()) {
+    if (!all && op != f.name) continue;
+    const auto* o = accelmath::oracle::find_oracle(f.name);
+    if (!o) return Error(std::string("no oracle row for ") + f.name);
+    const auto in = accelmath::sweep::sample(samples, seed, &f);
+    double worst = 0;
+    float worst_x = 0;
+    std::size_t n = 0;
+    mpfr_t r;
+    mpfr_init2(r, 128);
+    for (float x : in) {
+      const double fast = o->fast(x);
+      if (!(std::fabs(fast) < 0x1p128) || fast == 0) continue;  // beyond float32 the result is inf either way
+      o->exact(r, x);
+      const double exact = mpfr_get_d(r, MPFR_RNDN);
+      const double e = std::fabs(fast - exact) / accelmath::oracle::ulp_f32(exact);
+      if (e > worst) worst = e, worst_x = x;
+      ++n;
+    }
+    mpfr_clear(r);
+    std::printf("%-15s %s: %zu finite inputs (%zu random, seed %llu, + edge cases): max |fast - exact| = %.3e "
+                "float32 ulp at x = %.9g\n", f.name, o->source, n, samples, static_cast<unsigned long long>(seed), worst,
+                worst_x);
+    if (!(worst <= limit)) {
+      std::printf("FAIL: %s exceeds %g ulp\n", f.name, limit);
+      rc = 1;
+    }
+  }
+  return rc;
 }
 
 }  // namespace
@@ -160,12 +240,13 @@ int main(int argc, char** argv) {
   CLI::App app{"accelmath: accelerator-style numerical kernels and the tools to check them"};
   app.require_subcommand(1);
 
-  std::string op = "ndtri", variant = "default", in, out;
-  auto* run = app.add_subcommand("run", "apply an op to a float32 .npy file (any shape; the output keeps it)");
-  run->add_option("--op", op, "operation")->check(CLI::IsMember({"ndtri"}));
-  run->add_option("--variant", variant, "default | taskbook")->check(CLI::IsMember({"default", "taskbook"}));
-  run->add_option("--in", in, "input .npy (float32)")->required();
-  run->add_option("--out", out, "output .npy")->required();
+  std::string op;
+  std::vector<std::string> ins, outs;
+  auto* run = app.add_subcommand("run", "apply a function to float32 .npy files (any shape; the output keeps it)");
+  run->add_option("--op", op, "function (`accelmath list`)")->required();
+  run->add_option("--in", ins, "input .npy (float32), once per argument, in argument order")->required();
+  run->add_option("--out", outs, "output .npy, once per result")->required();
+  auto* list = app.add_subcommand("list", "every function with its error bound, domain and oracle");
 
   std::string golden, actual, standard = "dual";
   accelmath::verify::Options vo;
@@ -180,25 +261,28 @@ int main(int argc, char** argv) {
   verify->add_option("--threshold", vo.mere_threshold, "MERE/MARE: T (default 2^-13; 2^-10 for float16)");
   verify->add_option("--show", show, "number of worst elements to print");
 
-  std::string sweep_op = "ndtri";
+  std::string sweep_op, doc;
+  bool sweep_all = false;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::size_t sample = 0;
   std::uint64_t seed = 1;
   bool quiet = false;
   double max_ulp = -1;
-  auto* sweep = app.add_subcommand("sweep", "accuracy sweep against the oracle: every input, or --sample N");
-  sweep->add_option("op", sweep_op, "operation (ndtri)")->required();
-  sweep->add_option("--variant", variant, "default | taskbook")->check(CLI::IsMember({"default", "taskbook"}));
+  auto* sweep = app.add_subcommand("sweep", "accuracy sweep against the oracle: every float32 input, or --sample N");
+  sweep->add_option("function", sweep_op, "function (`accelmath list`)");
+  sweep->add_flag("--all", sweep_all, "every function of the registry");
+  sweep->add_option("--update-doc", doc, "write the result table between the sweep-table markers of this markdown file");
   sweep->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
   sweep->add_option("--sample", sample, "run N random inputs plus the edge cases instead of every input");
   sweep->add_option("--seed", seed, "random seed for --sample");
   sweep->add_flag("--quiet", quiet, "no progress line");
-  sweep->add_option("--max-ulp", max_ulp, "exit 1 if the max ulp error exceeds this");
+  sweep->add_option("--max-ulp", max_ulp, "exit 1 if the max ulp error exceeds this (default: each function's bound)");
 
-  std::size_t oc_samples = 100000;
-  double oc_limit = 1e-3;
-  auto* oc = app.add_subcommand("oracle-check", "validate the double-precision oracle against MPFR");
-  oc->add_option("op", sweep_op, "operation (ndtri)")->required();
+  std::size_t oc_samples = 20000;
+  double oc_limit = 1e-6;
+  auto* oc = app.add_subcommand("oracle-check", "validate each oracle's double tier against its exact tier (MPFR/Arb)");
+  oc->add_option("function", sweep_op, "function (`accelmath list`)");
+  oc->add_flag("--all", sweep_all, "every function of the registry");
   oc->add_option("--samples", oc_samples, "random inputs (edge cases are added)");
   oc->add_option("--seed", seed, "random seed");
   oc->add_option("--max-ulp", oc_limit, "exit 1 if the oracle is further than this (float32 ulp) from MPFR");
@@ -258,10 +342,14 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kBadInput;
   }
-  if (*run) return Run(op, variant, in, out);
+  if (*run) return Run(op, ins, outs);
+  if (*list) return List();
   if (*verify) return Verify(golden, actual, standard, vo, show);
-  if (*sweep) return Sweep(sweep_op, variant, threads, sample, seed, quiet, max_ulp);
-  if (*oc) return OracleCheck(sweep_op, oc_samples, seed, oc_limit);
+  if (*sweep) return Sweep(sweep_op, sweep_all, threads, sample, seed, quiet, max_ulp, doc);
+  if (*oc) {
+    if (!sweep_all && !FindFunction(sweep_op)) return kBadInput;
+    return OracleCheck(sweep_op, sweep_all, oc_samples, seed, oc_limit);
+  }
   if (*quant) return accelmath::cli::quantize_cmd(qa);
   if (*dequant) return accelmath::cli::dequantize_cmd(da);
   if (*mxs) return accelmath::cli::mx_sweep(mx_dst, mx_round, mx_sample, seed, threads);

@@ -1,13 +1,9 @@
-// The scalar lane instantiation of every kernel: the per-element API (accelmath::scalar) and
-// the loops that non-FMA SIMD targets fall back to.
-#include "backend/scalar_lane.h"
-
-#define ACCELMATH_KNS lane
-#include "kernels/ndtri-inl.h"
-#undef ACCELMATH_KNS
-
+// The per-element API (accelmath::scalar): one function per registry row (accelmath/ops.def) on the
+// scalar lane. The array functions of targets without native fma loop over these
+// (dispatch/family-inl.h), so every path gives the same bits.
 #include "accelmath/scalar.h"
-#include "dispatch/lane_loops.h"
+
+#include "backend/lane_functions.h"
 
 // On x86, also compile a clone for CPUs with FMA so std::fma is one instruction instead of a
 // library call; both clones compute the same correctly rounded fma, hence the same bits.
@@ -17,31 +13,11 @@
 #define ACCELMATH_SCALAR_CLONES
 #endif
 
-namespace accelmath {
+namespace accelmath::scalar {
 
-namespace scalar {
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) \
+  ACCELMATH_SCALAR_CLONES float name(float x) noexcept { return lane::EvalOne<Eval::k##eval>(lane::name##Kernel{}, x); }
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
 
-ACCELMATH_SCALAR_CLONES float ndtri(float p) noexcept {
-  const lane::D<double> dd;
-  const lane::D<float> df;
-  return lane::DemoteTo(df, lane::NdtriF64(dd, lane::PromoteTo(dd, lane::Vec<float>{p}))).raw;
-}
-
-ACCELMATH_SCALAR_CLONES float ndtri_taskbook(float p) noexcept {
-  return lane::NdtriTaskbook(lane::D<float>(), lane::Vec<float>{p}).raw;
-}
-
-}  // namespace scalar
-
-namespace detail {
-
-void NdtriLoop(const float* src, float* dst, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) dst[i] = scalar::ndtri(src[i]);
-}
-
-void NdtriTaskbookLoop(const float* src, float* dst, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) dst[i] = scalar::ndtri_taskbook(src[i]);
-}
-
-}  // namespace detail
-}  // namespace accelmath
+}  // namespace accelmath::scalar

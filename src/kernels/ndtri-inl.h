@@ -3,9 +3,11 @@
 // ndtri(p) = x with P(Z <= x) = p, Z ~ N(0, 1); ndtri(p) = sqrt(2) erfinv(2p - 1).
 // Special values (both variants): p = +-0 -> -inf; p = 1 -> +inf; p < 0, p > 1, NaN, +-inf -> NaN;
 // p = 0.5 -> +0. Symmetry ndtri(1 - p) = -ndtri(p) is exact wherever 1 - p is exact in float32.
-// No per-lane branches: masks pick the region and special values are written last. A region no
-// lane of a vector needs may be skipped as a whole (NdtriF64, and the array driver, which evaluates
-// the tails on compacted lanes); each lane's value is the same pure function on every path.
+// No per-lane branches: masks pick the region and special values are written last. The default
+// kernel is a Split row (accelmath/ops/erf_normal.def): NdtriIsCommon picks the centre lanes,
+// NdtriCommon / NdtriRare compute the centre / tails; a region no lane of a vector needs is skipped
+// as a whole (drivers/eval-inl.h), and the array driver evaluates the tails on compacted lanes
+// (drivers/split-inl.h); each lane's value is the same pure function on every path.
 #if defined(ACCELMATH_KERNELS_NDTRI_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_KERNELS_NDTRI_INL_H_
 #undef ACCELMATH_KERNELS_NDTRI_INL_H_
@@ -45,24 +47,22 @@ ACCELMATH_KERNEL V NdtriSpecials(D d, V p, V x) {
 //     float32 t, subnormals included, is normal); x = -R(r) for p < 1/2, +R(r) otherwise, with
 //     R the AS241 (Wichura 1988) rationals in r - 1.6 for r <= 5 and in r - 5 beyond
 //     (rel. error < 1e-16), selected per lane in one evaluation.
-// NdtriF64 = IfThenElse(InNdtriCentre, NdtriCentreF64, NdtriTailF64): the array driver may also
-// evaluate the two regions on different lanes (it compacts the tail lanes), with the same bits.
 template <class D, class V>
-ACCELMATH_KERNEL auto InNdtriCentre(D d, V p) {
+ACCELMATH_KERNEL auto NdtriIsCommon(D d, V p) {
   return Le(Abs(Sub(p, Set(d, 0.5))), Set(d, 0.425));
 }
 
-// Valid where InNdtriCentre (no special values there).
+// The centre, valid where NdtriIsCommon (no special values there).
 template <class D, class V>
-ACCELMATH_KERNEL V NdtriCentreF64(D d, V p) {
+ACCELMATH_KERNEL V NdtriCommon(D d, V p) {
   const V q = Sub(p, Set(d, 0.5));
   const V u = Add(q, q);
   return Mul(u, Estrin(d, MulSub(u, u, Set(d, coeffs::kNdtriCentreShift)), coeffs::kNdtriCentre()));
 }
 
-// Valid where !InNdtriCentre; includes every special value.
+// The tails, valid where !NdtriIsCommon; includes every special value.
 template <class D, class V>
-ACCELMATH_KERNEL V NdtriTailF64(D d, V p) {
+ACCELMATH_KERNEL V NdtriRare(D d, V p) {
   const V t = Min(p, Sub(Set(d, 1.0), p));
   const V r = Sqrt(Neg(LogOfNormal(d, t, coeffs::kLogAtanh(), coeffs::kLn2)));
   const auto near = Le(r, Set(d, 5.0));
@@ -73,16 +73,6 @@ ACCELMATH_KERNEL V NdtriTailF64(D d, V p) {
   return NdtriSpecials(d, p, IfThenElse(Lt(p, Set(d, 0.5)), Neg(tail), tail));
 }
 
-template <class D, class V>
-ACCELMATH_KERNEL V NdtriF64(D d, V p) {
-  const auto in_centre = InNdtriCentre(d, p);
-  // Whole-vector skips (never per lane): a region no lane needs is not evaluated. Each lane's
-  // value does not depend on them, so the result is the same bits either way.
-  if (AllTrue(d, in_centre)) return NdtriCentreF64(d, p);
-  if (AllFalse(d, in_centre)) return NdtriTailF64(d, p);
-  return IfThenElse(in_centre, NdtriCentreF64(d, p), NdtriTailF64(d, p));
-}
-
 // The proposal's configuration ("taskbook"), all in float32 lanes, reproduced as written:
 //   Centre |u| <= 0.85, u = 2p - 1 (one fma): x = sqrt(2) u (c0 + u^2 (c1 + ... + u^2 c23)), the
 //     24-term Maclaurin series of erfinv (truncation error 1.1e-5 relative at |u| = 0.85).
@@ -90,7 +80,7 @@ ACCELMATH_KERNEL V NdtriF64(D d, V p) {
 //     ln t = ln(t 2^64) - 64 ln 2 keeps the log in its normal range; AS241 rationals with
 //     float32 coefficients in r - 1.6 (r <= 5) and r - 5 (r > 5); sign from p < 1/2.
 // It passes the dual-threshold 1e-4 standard but is far from float32 accuracy near |u| = 0.85;
-// measured errors are in docs/accuracy.md (`accelmath sweep ndtri --variant taskbook`).
+// measured errors are in docs/accuracy.md (`accelmath sweep ndtri_taskbook`).
 template <class D, class V>
 ACCELMATH_KERNEL V NdtriTaskbook(D d, V p) {
   static_assert(sizeof(TFromD<D>) == 4, "the taskbook variant runs in float32 lanes");

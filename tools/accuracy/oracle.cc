@@ -2,6 +2,7 @@
 
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -43,12 +44,15 @@ double ndtri(double p) {
   return NewtonLowerOrCentre(p);
 }
 
-double ndtri_mpfr(double p, int bits) {
-  if (!(p > 0.0 && p < 1.0)) return ndtri(p);
-  if (p == 0.5) return 0.0;
+void ndtri_exact(mpfr_ptr out, double p) {
+  if (!(p > 0.0 && p < 1.0) || p == 0.5) {
+    mpfr_set_d(out, ndtri(p), MPFR_RNDN);
+    return;
+  }
+  constexpr int kBits = 200;
   const bool upper = p > 0.5;
   mpfr_t x, t, f, dens, tmp;
-  mpfr_inits2(bits, x, t, f, dens, tmp, static_cast<mpfr_ptr>(nullptr));
+  mpfr_inits2(kBits, x, t, f, dens, tmp, static_cast<mpfr_ptr>(nullptr));
   // t = min(p, 1 - p) exactly; solve Phi(x) = t for x < 0, then flip the sign if upper.
   mpfr_set_d(t, p, MPFR_RNDN);
   if (upper) mpfr_ui_sub(t, 1, t, MPFR_RNDN);
@@ -74,14 +78,23 @@ double ndtri_mpfr(double p, int bits) {
     mpfr_sub(x, x, f, MPFR_RNDN);
   }
   if (upper) mpfr_neg(x, x, MPFR_RNDN);
-  const double out = mpfr_get_d(x, MPFR_RNDN);
+  mpfr_set(out, x, MPFR_RNDN);
   mpfr_clears(x, t, f, dens, tmp, static_cast<mpfr_ptr>(nullptr));
+}
+
+double ndtri_mpfr(double p) {
+  mpfr_t r;
+  mpfr_init2(r, 53);
+  ndtri_exact(r, p);
+  const double out = mpfr_get_d(r, MPFR_RNDN);
+  mpfr_clear(r);
   return out;
 }
 
 double ulp_f32(double r) {
   r = std::fabs(r);
   if (r < 0x1p-126) return 0x1p-149;
+  if (r >= 0x1p127) return 0x1p104;
   int e = 0;
   std::frexp(r, &e);  // r = m 2^e, m in [0.5, 1)
   return std::ldexp(1.0, e - 1 - 23);
@@ -90,8 +103,71 @@ double ulp_f32(double r) {
 double ulp_error_f32(float y, double r) {
   if (std::isnan(r)) return std::isnan(y) ? 0.0 : INFINITY;
   if (std::isinf(r)) return double(y) == r ? 0.0 : INFINITY;
-  if (!std::isfinite(y)) return INFINITY;
+  if (std::isnan(y)) return INFINITY;
+  if (std::isinf(y)) {  // the rounding overflowed: y stands for 2^128 with its sign
+    if ((y > 0) != (r > 0)) return INFINITY;
+    return std::fabs(r) >= 0x1p128 ? 0.0 : (0x1p128 - std::fabs(r)) / 0x1p104;
+  }
   return std::fabs(double(y) - r) / ulp_f32(r);
+}
+
+double ulp_error_exact(const Oracle& o, double x, float y) {
+  mpfr_t r, d;
+  mpfr_init2(r, 128);
+  mpfr_init2(d, 192);
+  o.exact(r, x);
+  double e;
+  if (mpfr_nan_p(r)) {
+    e = std::isnan(y) ? 0.0 : INFINITY;
+  } else if (mpfr_inf_p(r)) {
+    e = double(y) == mpfr_get_d(r, MPFR_RNDN) ? 0.0 : INFINITY;
+  } else if (std::isnan(y)) {
+    e = INFINITY;
+  } else {
+    const bool r_neg = mpfr_sgn(r) < 0;
+    mpfr_abs(r, r, MPFR_RNDN);
+    // ulp: 2^(E - 24) for |r| = m 2^E, m in [1/2, 1); at least 2^-149; at most 2^104.
+    const long E = mpfr_zero_p(r) ? -1000 : static_cast<long>(mpfr_get_exp(r));
+    const long ulp_exp = std::min(104L, std::max(-149L, E - 24));
+    if (std::isinf(y)) {
+      if ((y < 0) != r_neg) {
+        e = INFINITY;
+      } else if (mpfr_cmp_ui_2exp(r, 1, 128) >= 0) {
+        e = 0.0;
+      } else {
+        mpfr_set_ui_2exp(d, 1, 128, MPFR_RNDN);
+        mpfr_sub(d, d, r, MPFR_RNDN);
+        e = mpfr_get_d(d, MPFR_RNDN) * std::ldexp(1.0, -ulp_exp);
+      }
+    } else {
+      mpfr_set_d(d, std::fabs(double(y)), MPFR_RNDN);
+      if ((y < 0) != r_neg) mpfr_neg(d, d, MPFR_RNDN);  // d = y with r's sign folded out
+      mpfr_sub(d, d, r, MPFR_RNDN);  // exact when y and r are close
+      mpfr_abs(d, d, MPFR_RNDN);
+      mpfr_mul_2si(d, d, -ulp_exp, MPFR_RNDN);
+      e = mpfr_get_d(d, MPFR_RNDN);
+    }
+  }
+  mpfr_clear(r);
+  mpfr_clear(d);
+  return e;
+}
+
+namespace {
+#define ACCELMATH_ORACLE(name, source, fast, exact) Oracle{#name, source, fast, exact},
+const Oracle kOracles[] = {
+#include "accuracy/oracles.def"
+};
+#undef ACCELMATH_ORACLE
+}  // namespace
+
+std::span<const Oracle> oracles() noexcept { return kOracles; }
+
+const Oracle* find_oracle(std::string_view name) noexcept {
+  for (const Oracle& o : kOracles) {
+    if (name == o.name) return &o;
+  }
+  return nullptr;
 }
 
 }  // namespace accelmath::oracle

@@ -1,0 +1,33 @@
+// Every registry function on the scalar lane (one float at a time), for host code and, marked
+// host/device, CUDA device code: `accelmath::lane::EvalOne<eval>(lane::name##Kernel{}, x)` is the
+// per-element function of row `name` (src/dispatch/scalar.cc wraps it as accelmath::scalar::name).
+// Adding a family adds its kernel header here.
+#pragma once
+
+#include "backend/scalar_lane.h"
+
+#define ACCELMATH_KNS lane
+#include "drivers/eval-inl.h"
+#include "kernels/exp_log-inl.h"
+#include "kernels/ndtri-inl.h"
+
+#include "accelmath/registry.h"
+
+namespace accelmath::lane {
+
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) ACCELMATH_DEFINE_KERNEL(name, driver, kernel)
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
+
+// One element through a row's kernel: binary64 lanes rounded once, or float32 lanes.
+template <Eval E, class K>
+ACCELMATH_HD float EvalOne(const K& k, float x) {
+  if constexpr (E == Eval::kF64) {
+    const D<double> dd;
+    return DemoteTo(D<float>(), k(dd, PromoteTo(dd, Vec<float>{x}))).raw;
+  } else {
+    return k(D<float>(), Vec<float>{x}).raw;
+  }
+}
+
+}  // namespace accelmath::lane

@@ -1,0 +1,11 @@
+// First include of every family dispatch file (src/dispatch/<family>.cc), once per Highway target,
+// before the family's kernels: the kernels' namespace, Highway's operations, the drivers. It opens
+// the target's attribute region (HWY_BEFORE_NAMESPACE) for the kernels; family-inl.h closes it.
+#define ACCELMATH_KNS HWY_NAMESPACE
+HWY_BEFORE_NAMESPACE();
+namespace accelmath::HWY_NAMESPACE {
+using namespace hwy::HWY_NAMESPACE;  // NOLINT: the kernels call Highway's ops unqualified
+}  // namespace accelmath::HWY_NAMESPACE
+#include "drivers/eval-inl.h"
+#include "drivers/map-inl.h"
+#include "drivers/split-inl.h"

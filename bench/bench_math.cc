@@ -1,0 +1,539 @@
+// Throughput of every float32 function in the registry (accelmath/ops.def), single thread, side by
+// side with the anchors that have it, in one run:
+//   accelmath  the array API (accelmath::f), dispatched by Highway
+//   mkl_ha     Intel MKL VM, vms<mkl>(n, a, r, VML_HA); libmkl_rt.so.3 loaded at run time only, from
+//              $ACCELMATH_MKL_LIB_DIR, else <this program's dir>/mkl, else <source>/build/mkl
+//              (bench/fetch_mkl.sh puts it there); skipped, with one line saying so, when absent
+//   sleef_u10  Sleef_<stem>f16_u10avx512f / Sleef_<stem>f8_u10avx2 (libsleef.so.3, dlsym)
+//   libmvec    glibc's vector functions _ZGVeN16v_<libm> / _ZGVdN8v_<libm> (libmvec.so.1, dlsym)
+//   glibc      the scalar C library function <libm> in a loop (libm.so.6, dlsym)
+//   hwy        Highway contrib/math <hwy> (CallExp, ...) in a plain loop, dispatched like ours
+// The columns mkl, libm and hwy of each row name the anchors; an empty name (or `none`) means the
+// anchor lacks the function and nothing is registered for it. No line here names a function.
+//
+//   build/bench_math [--target=avx2|avx512] [Google Benchmark flags]
+//   python3 bench/math_ratios.py     # both targets, 9 interleaved repetitions, the tables of docs/performance.md
+// --target restricts every library to one instruction set: our dispatch and hwy through
+// hwy::SetSupportedTargetsForTest, MKL through MKL_ENABLE_INSTRUCTIONS (set before it is loaded),
+// SLEEF and libmvec by the vector width called. Default: the widest this CPU has. glibc's scalar
+// functions are the same on both.
+//
+// Inputs, per function: a deterministic random pool over its useful range, derived from the row's
+// special values (see InputRange); each iteration takes the next window of n elements of a pool of
+// max(n, 64K), as bench_ndtri.cc does. Before timing, every anchor is checked against a reference on
+// 4096 inputs (the C library's binary64 function where the row names one, else accelmath) and the
+// program stops if one is off by more than 64 ulp: a mis-declared signature would otherwise time
+// garbage.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "bench/bench_math.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>
+
+// ---- the hwy anchor: one plain loop per row and Highway target -------------------------------
+HWY_BEFORE_NAMESPACE();
+namespace accelmath_bench::HWY_NAMESPACE {
+using namespace hwy::HWY_NAMESPACE;  // NOLINT: the hwy column names contrib/math's Call* functions
+
+// The hwy column of a row Highway lacks is `none`: this makes its loop compile; it is never called.
+template <class D, class V>
+V none(D, V v) {
+  return v;
+}
+
+#define ACCELMATH_BENCH_HWY_Unary(name, hwyfn)                                                   \
+  void HwyMap_##name(const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, size_t n) {         \
+    const ScalableTag<float> d;                                                                  \
+    const size_t N = Lanes(d);                                                                   \
+    size_t i = 0;                                                                                \
+    for (; i + N <= n; i += N) StoreU(hwyfn(d, LoadU(d, src + i)), d, dst + i);                   \
+    if (i < n) {                                                                                 \
+      const auto m = FirstN(d, n - i);                                                           \
+      BlendedStore(hwyfn(d, MaskedLoad(m, d, src + i)), m, d, dst + i);                          \
+    }                                                                                            \
+  }
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
+  ACCELMATH_BENCH_HWY_##shape(name, hwyfn)
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
+
+}  // namespace accelmath_bench::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <benchmark/benchmark.h>
+#include <dlfcn.h>
+#include <unistd.h>
+#if HWY_ARCH_X86
+#include <immintrin.h>
+#endif
+
+#include <algorithm>
+#include <bit>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "accelmath/math.h"
+
+namespace accelmath_bench {
+
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) HWY_EXPORT(HwyMap_##name);
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
+
+// ---- the registry, as this program sees it ---------------------------------------------------
+struct Special {
+  float in, out;
+};
+using ArrayFn = accelmath::Status (*)(std::span<float>, std::span<const float>) noexcept;
+using MapFn = void (*)(const float* src, float* dst, size_t n);
+
+struct Row {
+  const char* name;
+  const char* mkl;   // MKL VM stem or ""
+  const char* libm;  // C library float function or ""
+  const char* hwy;   // Highway contrib/math function or "none"
+  std::span<const Special> specials;
+  ArrayFn array;
+  MapFn hwy_map;
+};
+
+// A NaN input closes each list (never read as a pole), so that a row without specials compiles.
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
+  constexpr Special kSpecials_##name[] = {__VA_ARGS__ __VA_OPT__(, ) Special{NAN, NAN}};
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
+
+#define ACCELMATH_BENCH_ROW_Unary(name, mkl, libm, hwyfn)                                      \
+  Row{#name, mkl, libm, #hwyfn, kSpecials_##name, static_cast<ArrayFn>(&accelmath::name),      \
+      [](const float* s, float* d, size_t n) { HWY_DYNAMIC_DISPATCH(HwyMap_##name)(s, d, n); }},
+const Row kRows[] = {
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
+  ACCELMATH_BENCH_ROW_##shape(name, mkl, libm, hwyfn)
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
+};
+
+// ---- inputs -------------------------------------------------------------------------------------
+// kUniform: uniform in (lo, hi), both ends excluded (they may be poles);
+// kPositiveNormals: uniform bit patterns of the positive normal floats (every binade equally);
+// kHalfLine: half uniform in (lo, lo + 2|lo|), half log-uniform in [lo + 2|lo|, 1e6 |lo|], mixed.
+struct Range {
+  enum Kind { kUniform, kPositiveNormals, kHalfLine } kind;
+  float lo, hi;
+  std::string Describe() const {
+    char buf[160];
+    if (kind == kPositiveNormals) return "uniform bit patterns of positive normal floats";
+    if (kind == kHalfLine) {
+      std::snprintf(buf, sizeof buf, "half uniform in (%g, %g), half log-uniform in [%g, %g]", lo,
+                    lo + 2 * std::fabs(lo), lo + 2 * std::fabs(lo), 1e6 * std::fabs(lo));
+    } else {
+      std::snprintf(buf, sizeof buf, "uniform in (%g, %g)", lo, hi);
+    }
+    return buf;
+  }
+};
+
+// Rows whose rule below gives a poor range. Keep this short: a new row should fit the rule.
+struct RangeOverride {
+  std::string_view name;
+  Range range;
+};
+constexpr RangeOverride kRangeOverrides[] = {
+    // The rule gives [-87, 88]; below -17.3 expm1 is -1 in float32, half the pool would be trivial.
+    {"expm1", {Range::kUniform, -20.0f, 88.0f}},
+};
+
+// The useful range, read from the row's special values (the poles are exact there):
+//  - a finite input giving -inf and one giving +inf (ndtri: 0, 1): uniform between them;
+//  - only one giving -inf, at 0 (log...): every binade of the positive normals;
+//    at a != 0 (log1p: -1): the half line above it, near a and far away mixed (kHalfLine);
+//  - only one giving +inf, b (the overflow threshold of exp...): uniform in [-(h - 1), h] with h the
+//    largest integer below b, where the results stay normal for base-e/2/10 exponentials;
+//  - none: uniform in [-10, 10], and a warning, since the rule has not seen such a row.
+Range InputRange(const Row& row, bool* fallback) {
+  *fallback = false;
+  for (const auto& o : kRangeOverrides) {
+    if (o.name == row.name) return o.range;
+  }
+  float neg_pole = NAN, pos_pole = NAN;
+  for (const Special& s : row.specials) {
+    if (!std::isfinite(s.in) || !std::isinf(s.out)) continue;
+    const float in = s.in == 0.0f ? 0.0f : s.in;  // -0 and +0 are one pole
+    if (s.out < 0 && !(in <= neg_pole)) neg_pole = in;
+    if (s.out > 0 && !(in >= pos_pole)) pos_pole = in;
+  }
+  const bool neg = !std::isnan(neg_pole), pos = !std::isnan(pos_pole);
+  if (neg && pos) return {Range::kUniform, std::min(neg_pole, pos_pole), std::max(neg_pole, pos_pole)};
+  if (neg) return neg_pole == 0.0f ? Range{Range::kPositiveNormals, 0, 0} : Range{Range::kHalfLine, neg_pole, 0};
+  if (pos) {
+    const float h = std::ceil(pos_pole) - 1.0f;
+    return {Range::kUniform, -(h - 1.0f), h};
+  }
+  *fallback = true;
+  return {Range::kUniform, -10.0f, 10.0f};
+}
+
+std::uint64_t SplitMix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::vector<float> Pool(const Range& r, std::size_t n) {
+  std::vector<float> p(n);
+  std::uint64_t s = 42;
+  auto unit = [&] { return static_cast<double>(SplitMix(s) >> 11) * 0x1p-53; };  // [0, 1)
+  for (std::size_t i = 0; i < n; ++i) {
+    float x;
+    do {
+      switch (r.kind) {
+        case Range::kPositiveNormals:
+          x = std::bit_cast<float>(static_cast<std::uint32_t>(0x00800000u + SplitMix(s) % (0x7F800000u - 0x00800000u)));
+          break;
+        case Range::kHalfLine: {
+          const double a = r.lo, w = 2 * std::fabs(a);
+          x = static_cast<float>(i % 2 == 0 ? a + w * unit() : (a + w) * std::pow(1e6 * std::fabs(a) / (a + w), unit()));
+          break;
+        }
+        default:
+          x = static_cast<float>(r.lo + (static_cast<double>(r.hi) - r.lo) * unit());
+      }
+    } while (x <= r.lo && r.kind != Range::kPositiveNormals);  // open at lo: a pole or the range's end
+    p[i] = x;
+  }
+  if (r.kind == Range::kUniform) {  // open at a pole hi too (ndtri: p = 1)
+    for (float& x : p) {
+      if (x >= r.hi) x = std::nextafter(r.hi, r.lo);
+    }
+  }
+  return p;
+}
+
+// ---- the anchors --------------------------------------------------------------------------------
+enum class Target { kNative, kAvx2, kAvx512 };
+Target g_target = Target::kNative;
+
+struct Impl {
+  std::string label;
+  std::function<void(const float*, float*, std::size_t)> fn;
+};
+
+void* Open(const char* lib) { return dlopen(lib, RTLD_NOW | RTLD_LOCAL); }
+void* Sym(void* lib, const std::string& name) { return lib ? dlsym(lib, name.c_str()) : nullptr; }
+
+#if HWY_ARCH_X86
+// Vector functions float(16 or 8 lanes) -> same, on whole vectors and a masked tail. The vector
+// ABI needs the callers compiled for the instruction set, hence the target attributes.
+__attribute__((target("avx512f"))) void Map16(void* f, const float* s, float* d, std::size_t n) {
+  const auto fn = reinterpret_cast<__m512 (*)(__m512)>(f);
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(d + i, fn(_mm512_loadu_ps(s + i)));
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(d + i, m, fn(_mm512_maskz_loadu_ps(m, s + i)));
+  }
+}
+__attribute__((target("avx2,fma"))) void Map8(void* f, const float* s, float* d, std::size_t n) {
+  const auto fn = reinterpret_cast<__m256 (*)(__m256)>(f);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, fn(_mm256_loadu_ps(s + i)));
+  if (i < n) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - i)), lane);
+    _mm256_maskstore_ps(d + i, m, fn(_mm256_maskload_ps(s + i, m)));
+  }
+}
+std::function<void(const float*, float*, std::size_t)> VectorImpl(void* f) {
+  if (g_target == Target::kAvx512) return [f](const float* s, float* d, std::size_t n) { Map16(f, s, d, n); };
+  return [f](const float* s, float* d, std::size_t n) { Map8(f, s, d, n); };
+}
+#else  // SLEEF and libmvec are timed on x86 only (g_target stays kNative elsewhere)
+std::function<void(const float*, float*, std::size_t)> VectorImpl(void*) { return {}; }
+#endif
+
+struct Mkl {
+  void* lib = nullptr;
+  std::string version, note;
+};
+
+// MKL is optional: never linked, loaded here if its files are where bench/fetch_mkl.sh puts them.
+Mkl LoadMkl() {
+  Mkl mkl;
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("ACCELMATH_MKL_LIB_DIR"); env && *env) {
+    dirs.push_back(env);
+  } else {
+    char exe[4096];
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+      std::string path(exe, static_cast<std::size_t>(len));
+      dirs.push_back(path.substr(0, path.rfind('/')) + "/mkl");
+    }
+#ifdef ACCELMATH_MKL_DEFAULT_DIR
+    dirs.push_back(ACCELMATH_MKL_DEFAULT_DIR);
+#endif
+  }
+  // libmkl_rt loads the others from its own directory and exits the process when one is missing,
+  // so look for them first.
+  const char* needed[] = {"libmkl_rt.so.3", "libmkl_core.so.3", "libmkl_sequential.so.3", "libmkl_intel_lp64.so.3"};
+  std::string tried;
+  for (const std::string& dir : dirs) {
+    bool all = true;
+    for (const char* f : needed) all = all && access((dir + "/" + f).c_str(), R_OK) == 0;
+    if (!tried.empty()) tried += ", ";
+    tried += dir;
+    if (!all) continue;
+    setenv("MKL_THREADING_LAYER", "SEQUENTIAL", 1);
+    if (g_target == Target::kAvx2) setenv("MKL_ENABLE_INSTRUCTIONS", "AVX2", 1);
+    if (g_target == Target::kAvx512) setenv("MKL_ENABLE_INSTRUCTIONS", "AVX512", 1);
+    mkl.lib = Open((dir + "/libmkl_rt.so.3").c_str());
+    if (!mkl.lib) {
+      mkl.note = std::string("MKL found in ") + dir + " but not loaded: " + dlerror();
+      return mkl;
+    }
+    if (auto v = reinterpret_cast<void (*)(char*, int)>(Sym(mkl.lib, "MKL_Get_Version_String"))) {
+      char buf[256] = {};
+      v(buf, sizeof buf - 1);
+      mkl.version = buf;
+    }
+    return mkl;
+  }
+  mkl.note = "MKL not found (looked in " + tried +
+             "): no mkl_ha anchor. Get it with bench/fetch_mkl.sh [DIR], or point ACCELMATH_MKL_LIB_DIR at a "
+             "directory holding libmkl_rt.so.3";
+  return mkl;
+}
+
+// The MKL VM library in use, once a VM function has run (MKL picks it by instruction set).
+std::string MklVmLibrary() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line, found;
+  while (std::getline(maps, line)) {
+    const auto pos = line.find("libmkl_vml_");
+    if (pos != std::string::npos) found = line.substr(pos);
+  }
+  return found.empty() ? "none loaded" : found;
+}
+
+struct Libs {
+  Mkl mkl;
+  void* sleef = Open("libsleef.so.3");
+  void* mvec = Open("libmvec.so.1");
+  void* libm = Open("libm.so.6");
+};
+
+std::vector<Impl> Impls(const Row& row, const Libs& libs) {
+  std::vector<Impl> v;
+  v.push_back({"accelmath", [array = row.array](const float* s, float* d, std::size_t n) {
+                 array(std::span<float>(d, n), std::span<const float>(s, n));
+               }});
+  if (*row.mkl && libs.mkl.lib) {
+    using VmFn = void (*)(int, const float*, float*, long long);
+    if (auto f = reinterpret_cast<VmFn>(Sym(libs.mkl.lib, std::string("vms") + row.mkl))) {
+      constexpr long long kVmlHa = 0x2;
+      v.push_back({"mkl_ha", [f](const float* s, float* d, std::size_t n) { f(static_cast<int>(n), s, d, kVmlHa); }});
+    }
+  }
+  const std::string libm = row.libm;
+  if (!libm.empty() && g_target != Target::kNative) {
+    const std::string stem = libm.back() == 'f' ? libm.substr(0, libm.size() - 1) : libm;
+    const bool wide = g_target == Target::kAvx512;
+    const std::string sleef = "Sleef_" + stem + (wide ? "f16_u10" : "f8_u10");
+    void* f = Sym(libs.sleef, sleef + (wide ? "avx512f" : "avx2"));
+    if (!f) f = Sym(libs.sleef, sleef);
+    if (f) v.push_back({"sleef_u10", VectorImpl(f)});
+    if (void* g = Sym(libs.mvec, (wide ? "_ZGVeN16v_" : "_ZGVdN8v_") + libm)) v.push_back({"libmvec", VectorImpl(g)});
+  }
+  if (!libm.empty()) {
+    if (auto f = reinterpret_cast<float (*)(float)>(Sym(libs.libm, libm))) {
+      v.push_back({"glibc", [f](const float* s, float* d, std::size_t n) {
+                     for (std::size_t i = 0; i < n; ++i) d[i] = f(s[i]);
+                   }});
+    }
+  }
+  if (std::string_view(row.hwy) != "none") v.push_back({"hwy", row.hwy_map});
+  return v;
+}
+
+// ---- the check before timing -------------------------------------------------------------------
+double UlpError(float y, double r) {
+  if (std::isnan(r) || std::isinf(r)) return (std::isnan(r) ? std::isnan(y) : y == r) ? 0 : INFINITY;
+  if (!std::isfinite(y)) return INFINITY;
+  const double ulp = std::max(std::ldexp(1.0, std::ilogb(std::max(std::fabs(r), 0x1p-126)) - 23), 0x1p-149);
+  return std::fabs(y - r) / ulp;
+}
+
+// Every implementation against the reference on the first 4096 inputs of the pool: the C library's
+// binary64 function (exp for expf...) where the row names one, else accelmath (which the accuracy
+// tests measure). Returns false, having said why, when one is off by more than 64 ulp.
+bool Check(const Row& row, const std::vector<Impl>& impls, const std::vector<float>& in, const Libs& libs,
+           std::string* summary) {
+  const std::string libm = row.libm;
+  double (*ref)(double) = nullptr;
+  if (!libm.empty() && libm.back() == 'f') {
+    ref = reinterpret_cast<double (*)(double)>(Sym(libs.libm, libm.substr(0, libm.size() - 1)));
+  }
+  std::vector<double> want(in.size());
+  std::vector<float> got(in.size());
+  if (ref) {
+    for (std::size_t i = 0; i < in.size(); ++i) want[i] = ref(in[i]);
+  } else {
+    if (row.array(got, in) != accelmath::Status::kOk) {
+      std::fprintf(stderr, "bench_math: accelmath::%s returned an error\n", row.name);
+      return false;
+    }
+    std::copy(got.begin(), got.end(), want.begin());
+  }
+  bool ok = true;
+  *summary = "max ulp vs " + (ref ? libm.substr(0, libm.size() - 1) + " (binary64)" : std::string("accelmath")) + " on " +
+             std::to_string(in.size()) + " inputs:";
+  for (const Impl& impl : impls) {
+    std::fill(got.begin(), got.end(), NAN);
+    impl.fn(in.data(), got.data(), in.size());
+    double worst = 0;
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const double e = UlpError(got[i], want[i]);
+      if (!(e <= worst)) worst = e, at = i;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " %s %.2f", impl.label.c_str(), worst);
+    *summary += buf;
+    if (!(worst <= 64)) {
+      std::fprintf(stderr, "bench_math: %s of %s is wrong: f(%a) = %a, reference (%s) %a (%g ulp)\n",
+                   impl.label.c_str(), row.name, in[at], got[at], ref ? (libm.substr(0, libm.size() - 1) + ", binary64").c_str() : "accelmath",
+                   want[at], worst);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+// ---- timing -------------------------------------------------------------------------------------
+void Run(benchmark::State& state, const Impl& impl, const Range& range) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const std::size_t pool = std::max<std::size_t>(n, 1 << 16);
+  const std::vector<float> in = Pool(range, pool);
+  std::vector<float> out(pool);
+  std::size_t off = 0;
+  for (auto _ : state) {
+    impl.fn(in.data() + off, out.data() + off, n);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+    off = (off + n) % pool;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(n));
+}
+
+const char* TargetName(Target t) { return t == Target::kAvx512 ? "avx512" : t == Target::kAvx2 ? "avx2" : "native"; }
+
+// Parses and removes --target=...; restricts Highway's dispatch. Returns false on a bad request.
+bool SelectTarget(int* argc, char** argv) {
+#if HWY_ARCH_X86
+  __builtin_cpu_init();
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#else
+  const bool avx2 = false, avx512 = false;
+#endif
+  g_target = avx512 ? Target::kAvx512 : avx2 ? Target::kAvx2 : Target::kNative;
+  int out = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a.rfind("--target=", 0) != 0) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    const std::string_view t = a.substr(9);
+    if (t == "avx2" && avx2) {
+      g_target = Target::kAvx2;
+    } else if (t == "avx512" && avx512) {
+      g_target = Target::kAvx512;
+    } else {
+      std::fprintf(stderr, "bench_math: --target=%.*s: %s\n", static_cast<int>(t.size()), t.data(),
+                   t == "avx2" || t == "avx512" ? "this CPU lacks it" : "expected avx2 or avx512");
+      return false;
+    }
+  }
+  *argc = out;
+  argv[out] = nullptr;
+  const int64_t supported = hwy::SupportedTargets();
+  if (g_target == Target::kAvx2) hwy::SetSupportedTargetsForTest(supported & ~(HWY_AVX2 - 1));
+  if (g_target == Target::kAvx512 && !(supported & HWY_AVX3)) {
+    std::fprintf(stderr, "bench_math: Highway does not see AVX-512 here\n");
+    return false;
+  }
+  return true;
+}
+
+int Main(int argc, char** argv) {
+  if (!SelectTarget(&argc, argv)) return 2;
+  Libs libs;
+  libs.mkl = LoadMkl();  // after SelectTarget: MKL reads MKL_ENABLE_INSTRUCTIONS when loaded
+  if (!libs.mkl.note.empty()) std::fprintf(stderr, "%s\n", libs.mkl.note.c_str());
+  if (g_target != Target::kNative && !libs.sleef) std::fprintf(stderr, "libsleef.so.3 not found: no sleef_u10 anchor\n");
+  if (g_target != Target::kNative && !libs.mvec) std::fprintf(stderr, "libmvec.so.1 not found: no libmvec anchor\n");
+
+  bool ok = true;
+  for (const Row& row : kRows) {
+    bool fallback = false;
+    const Range range = InputRange(row, &fallback);
+    if (fallback) {
+      std::fprintf(stderr, "bench_math: no input rule fits %s; timing it on %s (add it to kRangeOverrides)\n",
+                   row.name, range.Describe().c_str());
+    }
+    const std::vector<Impl> impls = Impls(row, libs);
+    std::string summary;
+    ok = Check(row, impls, Pool(range, 4096), libs, &summary) && ok;
+    benchmark::AddCustomContext(std::string("inputs_") + row.name, range.Describe());
+    benchmark::AddCustomContext(std::string("check_") + row.name, summary);
+    for (const Impl& impl : impls) {
+      benchmark::RegisterBenchmark((std::string(row.name) + "/" + impl.label).c_str(),
+                                   [impl, range](benchmark::State& s) { Run(s, impl, range); })
+          ->Arg(1 << 10)
+          ->Arg(1 << 16)
+          ->Arg(1 << 24);
+    }
+  }
+  if (!ok) return 1;
+
+  std::string order;
+  for (const Row& row : kRows) {
+    if (!order.empty()) order += ',';
+    order += row.name;
+  }
+  benchmark::AddCustomContext("functions", order);  // registry order, for bench/math_ratios.py
+  const auto hwy_targets = hwy::SupportedAndGeneratedTargets();
+  benchmark::AddCustomContext("accelmath_target", TargetName(g_target));
+  benchmark::AddCustomContext("hwy_target", hwy_targets.empty() ? "?" : hwy::TargetName(hwy_targets.front()));
+  benchmark::AddCustomContext("mkl", libs.mkl.lib ? libs.mkl.version : "not found (bench/fetch_mkl.sh)");
+  if (libs.mkl.lib) benchmark::AddCustomContext("mkl_vm_library", MklVmLibrary());
+  benchmark::AddCustomContext("mkl_mode", "VML_HA (vms* with mode 0x2), MKL_THREADING_LAYER=SEQUENTIAL");
+  benchmark::AddCustomContext("simd_anchor_width", g_target == Target::kAvx512 ? "16 (sleef f16_u10avx512f, libmvec _ZGVeN16v)"
+                                                   : g_target == Target::kAvx2 ? "8 (sleef f8_u10avx2, libmvec _ZGVdN8v)"
+                                                                               : "none");
+
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace accelmath_bench
+
+int main(int argc, char** argv) { return accelmath_bench::Main(argc, argv); }
+#endif  // HWY_ONCE

@@ -11,11 +11,14 @@
 //   report   the built-in cases, one table
 // Exit codes: 0 success / pass, 1 check failed, 2 bad input or usage.
 #include <CLI/CLI.hpp>
+#include <hwy/targets.h>
 #include <mpfr.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <sstream>
 #include <random>
 #include <string>
 #include <thread>
@@ -131,9 +134,10 @@ int Verify(const std::string& golden_path, const std::string& actual_path, const
   return r.pass ? 0 : 1;
 }
 
-// Replaces the lines between the markers "<!-- sweep-table:begin -->" and "<!-- sweep-table:end -->"
-// of a markdown file with `table`.
-int UpdateDoc(const std::string& path, const std::string& table) {
+// The accuracy table between the markers "<!-- sweep-table:begin -->" and "<!-- sweep-table:end -->"
+// of a markdown file: the rows of `fresh` (function name -> table row) replace or join the rows
+// already there, in registry order, so functions can be swept one at a time.
+int UpdateDoc(const std::string& path, const std::map<std::string, std::string>& fresh, const std::string& footer) {
   std::FILE* in = std::fopen(path.c_str(), "rb");
   if (!in) return Error("cannot read " + path);
   std::string text;
@@ -143,7 +147,20 @@ int UpdateDoc(const std::string& path, const std::string& table) {
   const std::string begin = "<!-- sweep-table:begin -->\n", end = "<!-- sweep-table:end -->";
   const auto b = text.find(begin), e = text.find(end);
   if (b == std::string::npos || e == std::string::npos || e < b) return Error(path + " has no sweep-table markers");
-  text = text.substr(0, b + begin.size()) + table + text.substr(e);
+  std::map<std::string, std::string> rows;
+  std::istringstream old(text.substr(b + begin.size(), e - b - begin.size()));
+  for (std::string line; std::getline(old, line);) {
+    if (line.rfind("| ", 0) != 0) continue;
+    const std::string name = line.substr(2, line.find(' ', 2) - 2);
+    if (accelmath::find_function(name)) rows[name] = line;
+  }
+  for (const auto& [name, row] : fresh) rows[name] = row;
+  std::string table = "| function | bound (ulp) | max error (ulp) | at x | correctly rounded | inputs | time |\n"
+                      "|---|---|---|---|---|---|---|\n";
+  for (const auto& f : accelmath::functions()) {
+    if (rows.count(f.name)) table += rows[f.name] + "\n";
+  }
+  text = text.substr(0, b + begin.size()) + table + "\n" + footer + "\n" + text.substr(e);
   std::FILE* out = std::fopen(path.c_str(), "wb");
   if (!out || std::fwrite(text.data(), 1, text.size(), out) != text.size() || std::fclose(out) != 0) {
     return Error("cannot write " + path);
@@ -165,8 +182,8 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
   } else {
     return kBadInput;
   }
-  std::string table = "| function | bound (ulp) | max error (ulp) | at x | correctly rounded | inputs | time |\n"
-                      "|---|---|---|---|---|---|---|\n";
+  if (!doc.empty() && sample != 0) return Error("--update-doc records exhaustive sweeps only (drop --sample)");
+  std::map<std::string, std::string> rows;
   int rc = 0;
   for (const auto* f : fs) {
     const auto* o = accelmath::oracle::find_oracle(f->name);
@@ -183,7 +200,7 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
       r = accelmath::sweep::run_inputs(*f, *o, in, threads, !quiet);
     }
     accelmath::sweep::print(r, *f, set, stdout);
-    table += accelmath::sweep::markdown_row(r, *f) + "\n";
+    rows[f->name] = accelmath::sweep::markdown_row(r, *f);
     const double limit = max_ulp >= 0 ? max_ulp : f->bound_ulp;
     if (!(r.max_ulp <= limit)) {
       std::printf("FAIL: %s max ulp %.6f exceeds %g\n", f->name, r.max_ulp, limit);
@@ -191,10 +208,11 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
     }
   }
   if (!doc.empty()) {
-    std::string cmd = "accelmath sweep " + (all ? std::string("--all") : op) + " --threads " + std::to_string(threads);
-    if (sample) cmd += " --sample " + std::to_string(sample) + " --seed " + std::to_string(seed);
-    table += "\nMeasured by `" + cmd + "` (" + (sample ? "sampled" : "every float32 input") + ").\n";
-    if (const int e = UpdateDoc(doc, table)) return e;
+    const std::string footer = "Each row: `accelmath sweep <function> --threads " + std::to_string(threads) +
+                               " --update-doc " + doc + "` (every float32 input through the array API, time on " +
+                               std::to_string(threads) + " threads), dispatched to Highway target " +
+                               hwy::TargetName(hwy::SupportedAndGeneratedTargets().front()) + ".";
+    if (const int e = UpdateDoc(doc, rows, footer)) return e;
   }
   return rc;
 }

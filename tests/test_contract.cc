@@ -125,7 +125,9 @@ TEST(Contract, StatusMessagesAreDistinct) {
   for (const Status a : all) {
     EXPECT_STRNE(accelmath::status_message(a), "unknown status");
     for (const Status b : all) {
-      if (a != b) EXPECT_STRNE(accelmath::status_message(a), accelmath::status_message(b));
+      if (a != b) {
+        EXPECT_STRNE(accelmath::status_message(a), accelmath::status_message(b));
+      }
     }
   }
   EXPECT_STREQ(accelmath::status_message(Status::kOk), "ok");

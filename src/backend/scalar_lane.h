@@ -166,6 +166,11 @@ template <typename T>
 ACCELMATH_HD Vec<T> And(Vec<T> a, Vec<T> b) {
   return Vec<T>{T(a.raw & b.raw)};
 }
+// o | (a1 & a2), like Highway's OrAnd (one vpternlog on AVX-512).
+template <typename T>
+ACCELMATH_HD Vec<T> OrAnd(Vec<T> o, Vec<T> a1, Vec<T> a2) {
+  return Vec<T>{T(o.raw | (a1.raw & a2.raw))};
+}
 
 // Variable shifts (shift counts in [0, bits)); >> is arithmetic for signed lanes, as in Highway.
 template <typename T>

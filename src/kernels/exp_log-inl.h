@@ -1,16 +1,18 @@
 // The exp/log family: exp, exp2, exp10, expm1, log, log2, log10, log1p. The only place their
 // algorithms live.
 //
-// Every kernel runs in binary64 lanes: `x` holds a float32 value (exactly), the result is a
-// double that the caller rounds to float32 once (DemoteTo). The double result is within about
-// 2^-36 relative of the exact value, so the float32 result is within 0.5 + 2^-12 ulp of it,
-// over all float32 inputs: every float32, subnormals included, is a normal double, and a
-// subnormal float32 result is rounded correctly by the single DemoteTo of an accurate double.
+// exp, exp2, exp10, log, log2, log10 and log1p run in float32 lanes (registry eval F32): each keeps
+// its one rounding that matters last, with the large parts of the result exact (hi/lo table
+// entries, exact reductions, Fast2Sum) so that every other error stays well below an ulp; the
+// measured maxima (all 2^32 inputs) are 0.60 to 0.79 ulp. Subnormal inputs and results are
+// handled exactly as the comments say (no flush). expm1 runs in binary64 lanes (eval F64): `x`
+// holds a float32 value exactly, the result is a double within about 2^-36 relative of the exact
+// value that the caller rounds to float32 once (DemoteTo).
 // No per-lane branches: every lane runs the same operations, special values are written last
 // with masks (a vector whose lanes are all ordinary skips that step as a whole). Only correctly
-// rounded IEEE operations, integer/bit operations, selects and 16-entry table lookups (Lookup16:
-// a permute on AVX-512, a gather on AVX2, an array read on the scalar lane; the same entries), in
-// a fixed order: the same bits on every Highway target and on the scalar lane.
+// rounded IEEE operations, integer/bit operations, selects and 8/16-entry table lookups (LookupF:
+// a permute on AVX-512 and AVX2, an array read on the scalar lane; the same entries), in a fixed
+// order: the same bits on every Highway target and on the scalar lane.
 // Coefficients, tables and thresholds: src/kernels/exp_log_coeffs.h (tools/coeffs/exp_log.py).
 #if defined(ACCELMATH_KERNELS_EXP_LOG_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_KERNELS_EXP_LOG_INL_H_
@@ -43,49 +45,48 @@ namespace accelmath::ACCELMATH_KNS {
 namespace exp_log_impl {
 
 // ---- table lookup ----------------------------------------------------------------------------
-// t[idx mod 16] in every lane (idx: unsigned 64-bit lanes; only the low 4 bits count): one
-// two-register permute on AVX-512 (vpermt2pd, which reads only the low 4 bits of each index), a
-// gather elsewhere (scalar lane: an array read); the same entries, hence the same bits.
 #if defined(HWY_TARGET) && defined(HWY_AVX3) && \
     (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || (defined(HWY_AVX3_ZEN4) && HWY_TARGET == HWY_AVX3_ZEN4) || \
      (defined(HWY_AVX3_SPR) && HWY_TARGET == HWY_AVX3_SPR))
 #define ACCELMATH_EXP_LOG_PERMUTE16 1
 #endif
-template <class D, class VU>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE auto Lookup16(D d, const std::array<double, 16>& t, VU idx) {
+// t[idx mod 2^kBits] in every lane of a float32 vector (kBits = 3 or 4; idx: unsigned 32-bit lanes,
+// only the low kBits bits count; t: 16 entries, an 8-entry table repeated twice): one vpermps on
+// AVX-512 (which reads 4 index bits); on AVX2 one vpermps (3 bits) for 8 entries, two and a blend
+// on bit 3 for 16; an array read on the scalar lane. The same entries, hence the same bits.
+template <int kBits, class D, class VU>
+ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE auto LookupF(D d, const std::array<float, 16>& t, VU idx) {
+  static_assert(kBits == 3 || kBits == 4);
 #ifdef ACCELMATH_EXP_LOG_PERMUTE16
-  if constexpr (std::is_same_v<decltype(Zero(d)), hwy::HWY_NAMESPACE::Vec512<double>>) {
-    return decltype(Zero(d)){_mm512_permutex2var_pd(LoadU(d, t.data()).raw, idx.raw, LoadU(d, t.data() + 8).raw)};
+  if constexpr (std::is_same_v<decltype(Zero(d)), hwy::HWY_NAMESPACE::Vec512<float>>) {
+    return decltype(Zero(d)){_mm512_permutexvar_ps(idx.raw, LoadU(d, t.data()).raw)};
+  } else  // NOLINT
+#endif
+#if defined(HWY_TARGET) && defined(HWY_AVX2) && HWY_TARGET == HWY_AVX2
+  if constexpr (std::is_same_v<decltype(Zero(d)), hwy::HWY_NAMESPACE::Vec256<float>>) {
+    const __m256 lo = _mm256_permutevar8x32_ps(LoadU(d, t.data()).raw, idx.raw);
+    if constexpr (kBits == 3) {
+      return decltype(Zero(d)){lo};
+    } else {
+      const __m256 hi = _mm256_permutevar8x32_ps(LoadU(d, t.data() + 8).raw, idx.raw);
+      const __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(idx.raw, 28));  // sign bit = idx bit 3
+      return decltype(Zero(d)){_mm256_blendv_ps(lo, hi, bit3)};
+    }
   } else  // NOLINT
 #endif
   {
     const RebindToUnsigned<D> du;
     const RebindToSigned<D> di;
-    const auto i = BitCast(di, And(idx, Set(du, uint64_t{15})));
-#if defined(HWY_TARGET) && defined(HWY_AVX2) && HWY_TARGET == HWY_AVX2
-    if constexpr (std::is_same_v<decltype(Zero(d)), hwy::HWY_NAMESPACE::Vec256<double>>) {
-      // GatherIndex's vgatherqpd merges into its destination register, and GCC, seeing an
-      // all-ones mask, leaves whatever was there (once, the previous vector's result: a false
-      // dependency that halved log1p's speed). A mask it cannot prove all-ones (i < 16 is always
-      // true) makes it write the zero source into the destination first.
-      const auto live = BitCast(d, VecFromMask(di, Lt(i, Set(di, int64_t{16}))));
-      return decltype(Zero(d)){_mm256_mask_i64gather_pd(Zero(d).raw, t.data(), i.raw, live.raw, 8)};
-    } else  // NOLINT
-#endif
-    {
-      return GatherIndex(d, t.data(), i);
-    }
+    return GatherIndex(d, t.data(), BitCast(di, And(idx, Set(du, uint32_t{(1u << kBits) - 1}))));
   }
 }
 #undef ACCELMATH_EXP_LOG_PERMUTE16
 
 // ---- exp family ------------------------------------------------------------------------------
-// x = k c + r, c = 1/inv_c (c = ln 2 for Expm1; c = log_b(2) for ExpBase, where k is a multiple
-// of 1/16): kd = x inv_c + shift (1.5 2^52, or 1.5 2^48 for multiples of 1/16) rounds x inv_c
-// to the nearest k (ties to even; exact for |x inv_c| < 2^47), held as an integer in kd's low
-// mantissa bits (two's complement); r = x - k c by one fma, |r| <= c/2 (c/32) + 2^-46. Below the
-// overflow/underflow thresholds |k c| < 104, so the rounding of the constant c moves r by at
-// most 2^-46 (b = 10: 2^-45 in log10 units), a relative error below 2^-44 in b^r.
+// Expm1's reduction (binary64 lanes): x = k ln2 + r, kd = x log2(e) + 1.5 2^52 rounds x log2(e) to
+// the nearest integer k (ties to even), held in kd's low mantissa bits (two's complement);
+// r = x - k ln2 by one fma, |r| <= ln(2)/2 + 2^-46. Below the overflow/underflow thresholds
+// |k ln2| < 104, so the rounding of the constant ln2 moves r by at most 2^-46.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpReduce(D d, V x, double inv_c, double c, double shift, V& kd) {
   kd = MulAdd(x, Set(d, inv_c), Set(d, shift));
@@ -112,137 +113,228 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpSpecials(D d, V x, V y, double hi
   return IfThenElse(Le(x, Set(d, hi)), y, Add(x, Set(d, std::numeric_limits<double>::infinity())));
 }
 
-// b^x = 2^(k/16) b^r = 2^(k/16) (1 + r Q(r)), k/16 = round(16 x log2 b)/16, r = x - (k/16) log_b 2,
-// |r| <= log_b(2)/32; valid (before ExpSpecials) for x in [lo, hi]. 2^(k/16) = 2^floor(k/16)
-// 2^(j/16), j = k mod 16, is built exactly from the table entry T'[j] (2^(j/16) with j << 48
-// taken off its bits) by adding k << 48 (kd's bits shifted) to its bits: a normal double, since
-// floor(k/16) >= -150 there. One rounding (the product) after the polynomial's.
-template <class D, class V, size_t N>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpBase(D d, V x, double log2b, double logb2, const std::array<double, N>& q,
-                                                   double hi, double lo) {
-  using FB = kernels::FloatBits<double>;
-  static constexpr auto kTable = coeffs::kExpTable();
+// b^x in float32 lanes, for x = (k/N) log_b(2) + r, N = 2^kBits (8 or 16): k = round(x inv_c)
+// (inv_c = N log2 b, rounded; kd = x inv_c + 1.5 2^23 holds k in its low mantissa bits),
+// r = (x - k c_hi) - k c_lo with c_hi + c_lo = log_b(2)/N (the first step exact: c_hi is float32,
+// |k| < 2^12 and the difference fits in 24 bits), |r| <= log_b(2)/(2N) (1 + 2^-10). With
+// T_j = 2^(j/N) rounded to float32, j = k mod N, tau_j = (2^(j/N) - T_j)/T_j (rounded) and
+// e = r Q(r) + tau_j (one fma), b^x = 2^floor(k/N) T_j (1 + e): s = 2^floor(k/N) T_j is built
+// exactly by adding k << (23 - kBits) to the bits of the table entry kExpFScale<N>[j] (T_j with
+// j << (23 - kBits) taken off), and y = s e + s is the one rounding of the result (subnormal
+// results included) where s is a normal float: k in [fast_min, fast_max], tested once per vector
+// on kd's bits (never per lane: each lane's value is the same either way). Otherwise (results below 2^-126 or
+// above 2^(128 - 1/(2N)), specials) each lane takes (T_j e + T_j) 2^K1 2^K2,
+// K1 + K2 = floor(k/N) (the first product exact; a subnormal result is rounded twice, which adds
+// at most 1/4 ulp), x > hi (also +inf) -> +inf, x < lo (also -inf) -> +0, NaN -> NaN (x + inf).
+// Two table lookups (LookupF).
+template <int kBits, class D, class V, size_t N>
+ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpF(D d, V x, float inv_c, float c_hi, float c_lo,
+                                                const std::array<float, N>& q, float fast_min, float fast_max,
+                                                float hi, float lo) {
+  static constexpr auto kScale = kBits == 3 ? coeffs::kExpFScale8() : coeffs::kExpFScale16();
+  static constexpr auto kTau = kBits == 3 ? coeffs::kExpFTau8() : coeffs::kExpFTau16();
+  constexpr int kShift = kernels::FloatBits<float>::kMantissaBits - kBits;
   const RebindToUnsigned<D> du;
-  V kd;
-  const V r = ExpReduce(d, x, log2b, logb2, coeffs::kExpShiftT, kd);
-  const V p = MulAdd(r, Horner(d, r, q), Set(d, 1.0));
+  const RebindToSigned<D> di;
+  const V shift = Set(d, coeffs::kExpFShift);
+  const V kd = MulAdd(x, Set(d, inv_c), shift);
+  const V kf = Sub(kd, shift);
+  V r = NegMulAdd(kf, Set(d, c_hi), x);
+  if (c_lo != 0.0f) r = NegMulAdd(kf, Set(d, c_lo), r);
   const auto kbits = BitCast(du, kd);
-  const auto t = Add(BitCast(du, Lookup16(d, kTable, kbits)),
-                     ShiftLeft<FB::kMantissaBits - coeffs::kExpTableBits>(kbits));
-  return ExpSpecials(d, x, Mul(BitCast(d, t), p), hi, lo, Zero(d));
+  const V e = MulAdd(r, Horner(d, r, q), LookupF<kBits>(d, kTau, kbits));
+  const auto table = BitCast(du, LookupF<kBits>(d, kScale, kbits));
+  const V s = BitCast(d, Add(table, ShiftLeft<kShift>(kbits)));
+  const V y = MulAdd(s, e, s);
+  // k in [fast_min, fast_max] <=> bits(kd) - bits(shift + fast_min) <= fast_max - fast_min, unsigned.
+  const auto kmin_bits = Set(du, coeffs::kExpFShiftBits + static_cast<uint32_t>(static_cast<int32_t>(fast_min)));
+  const auto krange = Set(du, static_cast<uint32_t>(static_cast<int32_t>(fast_max - fast_min)) + 1);
+  if (AllTrue(du, Lt(Sub(kbits, kmin_bits), krange))) return y;
+  const auto fast = And(Ge(kf, Set(d, fast_min)), Le(kf, Set(d, fast_max)));
+  const auto j = And(kbits, Set(du, uint32_t{(1u << kBits) - 1}));
+  const V t = BitCast(d, Add(table, ShiftLeft<kShift>(j)));
+  const auto kk = ShiftRight<kBits>(Sub(BitCast(di, kbits), BitCast(di, shift)));
+  const auto k1 = ShiftRight<1>(kk);
+  constexpr int kBias = kernels::FloatBits<float>::kExponentBias;
+  constexpr int kMant = kernels::FloatBits<float>::kMantissaBits;
+  const V s1 = BitCast(d, ShiftLeft<kMant>(Add(k1, Set(di, kBias))));
+  const V s2 = BitCast(d, ShiftLeft<kMant>(Add(Sub(kk, k1), Set(di, kBias))));
+  V ys = IfThenElse(fast, y, Mul(Mul(MulAdd(t, e, t), s1), s2));
+  ys = IfThenElse(Lt(x, Set(d, lo)), Zero(d), ys);
+  return IfThenElse(Le(x, Set(d, hi)), ys, Add(x, Set(d, std::numeric_limits<float>::infinity())));
 }
 
-// ---- log family ------------------------------------------------------------------------------
-// Splits a positive finite double x (every float32 > 0 is a normal double) as x = 2^k z with z in
-// [kLogOff, 2 kLogOff) as bit patterns (k from the exponent field of bits(x) + bits(1) - kLogOff,
-// z from its mantissa field, so no branch). Returns -k in nk (+0 for k = 0: see LogCombine), and
-// a vector whose low kLogTableBits bits are the index of z's subinterval (the top bits of that
-// mantissa field; the bits above are garbage, Lookup16 ignores them). Other x give garbage.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE auto LogSplit(D d, V x, V& nk, V& z) {
-  using FB = kernels::FloatBits<double>;
+// ---- log family (log, log2, log10, log1p) in float32 lanes ---------------------------------------
+// log_b x for a positive normal float32 x (x 2^-23 with kadj = -23 for subnormal x), as
+// x = 2^k z, z in [kLogFOff, 2 kLogFOff) (bit fields: k from the exponent field of
+// bits(x) - bits(kLogFOff), z from its mantissa field); the top 4 bits of that mantissa field pick
+// one of 16 subintervals i, invc_i (5 significant bits, exactly 1 on the subinterval around 1):
+// r = z invc_i - 1, exact (one fma; |r| < 0.046). log_b x = hi + c1 r + lo with
+// hi = k log_b(2)_hi + Lhi_i (exact: multiples of 2^-16 below 2^8), c1 r + hi = s + (t + bl)
+// (bh = c1 r rounded, bl = c1 r - bh; s = hi + bh, t = hi + bh - s by Fast2Sum: |hi| >= |bh|
+// wherever hi != 0, asserted by the generator), lo = k log_b(2)_lo + Llo_i + (t + bl) + r P(r);
+// the result s + lo is the one rounding that matters: every other error is below 2^-28
+// relative. log (c1 = 1): bh = r, bl = 0.
+// kMode 0: x as is (aux unused); 1: k += aux (subnormal x scaled by 2^23, aux = -23); 2 (log1p):
+// x = u = 1 + x' rounded, aux = c = 1 + x' - u (exactly where it matters), |c| <= ulp(u). On the
+// subinterval around 1 (z in [1 - 2^-6, 1 + 2^-5), invc = 1), r = (z - 1) + c 2^-k by one fma
+// (kLogFInvC1 is 0 there, so invc - kLogFInvC1 is 1 there and 0 elsewhere): for k = 0 exactly x',
+// so tiny and subnormal x' give x'; no correction there. Elsewhere (|ln(1 + x')| > 2^-6)
+// ln(u + c) = ln u + c/u (1 + O(2^-23)), c/u = c 2^-k invc_i/(1 + r) = c 2^-k invc_i (1 - r)
+// (1 + O(r^2)), added to lo as (c 2^-k) (invc_i - r invc_i) (errors below 2^-32 relative to the
+// result).
+template <int kBase, int kMode, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogFCore(D d, V x, V aux) {
+  constexpr int kMant = kernels::FloatBits<float>::kMantissaBits;
+  static constexpr auto kInvC = coeffs::kLogFInvC();
+  static constexpr auto kHi = kBase == 2 ? coeffs::kLog2FHi() : kBase == 10 ? coeffs::kLog10FHi() : coeffs::kLogFHi();
+  static constexpr auto kLo = kBase == 2 ? coeffs::kLog2FLo() : kBase == 10 ? coeffs::kLog10FLo() : coeffs::kLogFLo();
+  static constexpr auto kPoly =
+      kBase == 2 ? coeffs::kLog2FPoly() : kBase == 10 ? coeffs::kLog10FPoly() : coeffs::kLogFPoly();
   const RebindToUnsigned<D> du;
-  const auto tmp = Add(BitCast(du, x), Set(du, coeffs::kLogOneMinusOff));
-  const auto mant_mask = Set(du, (uint64_t{1} << FB::kMantissaBits) - 1);
-  nk = Sub(Set(d, FB::kMagic + double(FB::kExponentBias)),
-           BitCast(d, Or(ShiftRight<FB::kMantissaBits>(tmp), Set(du, FB::kMagicBits))));
-  z = BitCast(d, Add(And(tmp, mant_mask), Set(du, coeffs::kLogOff)));
-  return ShiftRight<FB::kMantissaBits - coeffs::kLogTableBits>(tmp);
-}
-
-template <class D, class VU>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE auto LogInvC(D d, VU idx) {
-  static constexpr auto kTable = coeffs::kLogInvC();
-  return Lookup16(d, kTable, idx);
-}
-
-// log_b x = (k log_b 2 + log_b c_i) + r P_b(r) for x = 2^k z, r = z invc_i - 1, c_i = 1/invc_i
-// (for log1p, r comes from 1 + x). hi = -(nk log_b 2) + log_b c_i is -0 for k = 0, invc = 1
-// (nk = +0, table entry -0), so r = -0 gives -0; no negated fma result is used, so a compiler
-// folding -fma(a, b, c) into fma(-a, b, -c) (GCC does, for the scalar lane) cannot flip a zero.
-template <int kBase, class D, class V, class VU>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogCombine(D d, V r, V nk, VU idx) {
+  const RebindToSigned<D> di;
+  const auto tmp = Sub(BitCast(du, x), Set(du, coeffs::kLogFOff));
+  V kf = ConvertTo(d, ShiftRight<kMant>(BitCast(di, tmp)));
+  if constexpr (kMode == 1) kf = Add(kf, aux);
+  const auto zmant = And(tmp, Set(du, (uint32_t{1} << kMant) - 1));
+  const V z = BitCast(d, Add(zmant, Set(du, coeffs::kLogFOff)));
+  const auto idx = ShiftRight<kMant - coeffs::kLogFTableBits>(tmp);
+  const V invc = LookupF<coeffs::kLogFTableBits>(d, kInvC, idx);
+  V r = MulSub(z, invc, Set(d, 1.0f));
+  V invc_c = invc, cs = aux;
+  if constexpr (kMode == 2) {
+    // 2^-k: bits(1) - (k << 23), k << 23 = tmp - zmant; k <= 127 (Log1pF sends u >= 2^127 kLogFOff,
+    // k = 128, whose 2^-k would be -inf here, to kMode 0); k = 127 gives +0, harmless.
+    const V scale = BitCast(d, Sub(Set(du, uint32_t{0x3F800000}), Sub(tmp, zmant)));
+    cs = Mul(aux, scale);
+    // On the subinterval around 1: r = (z - 1) + c 2^-k (exactly x' for k = 0; for k != 0,
+    // |result| > 0.6 and the rounding of r is negligible), and invc_c = 0 (no correction).
+    static constexpr auto kInvC1 = coeffs::kLogFInvC1();
+    invc_c = LookupF<coeffs::kLogFTableBits>(d, kInvC1, idx);
+    r = MulAdd(Sub(invc, invc_c), cs, r);
+  }
+  const V lhi = LookupF<coeffs::kLogFTableBits>(d, kHi, idx);
+  V lo = LookupF<coeffs::kLogFTableBits>(d, kLo, idx);
+  V hi;
   if constexpr (kBase == 2) {
-    static constexpr auto kTable = coeffs::kLog2LogC();
-    const V hi = Sub(Lookup16(d, kTable, idx), nk);
-    return MulAdd(r, Horner(d, r, coeffs::kLog2Poly()), hi);
-  } else if constexpr (kBase == 10) {
-    static constexpr auto kTable = coeffs::kLog10LogC();
-    const V hi = NegMulAdd(nk, Set(d, coeffs::kLogLog10Of2), Lookup16(d, kTable, idx));
-    return MulAdd(r, Horner(d, r, coeffs::kLog10Poly()), hi);
+    hi = Add(kf, lhi);
   } else {
-    static constexpr auto kTable = coeffs::kLogLogC();
-    const V hi = NegMulAdd(nk, Set(d, coeffs::kLogLn2), Lookup16(d, kTable, idx));
-    return MulAdd(r, Horner(d, r, coeffs::kLogPoly()), hi);
+    constexpr float l2hi = kBase == 10 ? coeffs::kLog10FL2Hi : coeffs::kLogFL2Hi;
+    constexpr float l2lo = kBase == 10 ? coeffs::kLog10FL2Lo : coeffs::kLogFL2Lo;
+    hi = MulAdd(kf, Set(d, l2hi), lhi);
+    lo = MulAdd(kf, Set(d, l2lo), lo);
+  }
+  if constexpr (kMode == 2) lo = MulAdd(cs, NegMulAdd(r, invc_c, invc_c), lo);
+  // sum = hi + bh (bh = c1 r rounded), hi - sum exact (Fast2Sum), c1 r + (hi - sum) by one fma:
+  // bl + t exactly before its rounding, a value below ulp(sum) (its rounding is negligible).
+  if constexpr (kBase == 0) {
+    const V sum = Add(hi, r);
+    lo = Add(lo, Add(Sub(hi, sum), r));
+    return Add(sum, MulAdd(r, Horner(d, r, kPoly), lo));
+  } else {
+    const V c1 = Set(d, kBase == 2 ? coeffs::kLog2FC1 : coeffs::kLog10FC1);
+    const V sum = Add(hi, Mul(r, c1));
+    lo = Add(lo, MulAdd(r, c1, Sub(hi, sum)));
+    return Add(sum, MulAdd(r, Horner(d, r, kPoly), lo));
   }
 }
 
-// The kernel's value y is valid where u (x, or 1 + x for log1p) is positive and finite: tested
-// once per vector (u - 1 < +inf - 1 on the bits, unsigned; never per lane: each lane's value is
-// the same either way). Otherwise: lanes with x = lo become -inf, x < lo (also -inf) NaN,
-// x = +inf stays +inf, NaN stays NaN.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogSpecials(D d, V x, V u, V y, double lo) {
+// The whole of log_b on float32 lanes: LogFCore where every lane is a positive normal float
+// (tested once per vector: bits(x) - bits(2^-126) < bits(+inf) - bits(2^-126), unsigned; never
+// per lane: each lane's value is the same either way); otherwise subnormal lanes are scaled by
+// 2^23 first, and lanes with x = +-0 become -inf, x < 0 (also -inf) NaN, +inf stays +inf,
+// NaN stays NaN (x + x).
+template <int kBase, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogF(D d, V x) {
   const RebindToUnsigned<D> du;
-  const auto ubits = BitCast(du, u);
-  constexpr int kMant = kernels::FloatBits<double>::kMantissaBits;
-  constexpr uint64_t inf_bits = ((uint64_t{1} << (63 - kMant)) - 1) << kMant;  // all exponent bits
-  if (AllTrue(du, Lt(Sub(ubits, Set(du, uint64_t{1})), Set(du, inf_bits - 1)))) return y;
-  const V inf = Set(d, std::numeric_limits<double>::infinity());
-  const V vlo = Set(d, lo);
-  y = IfThenElse(Gt(x, vlo), y, IfThenElse(Eq(x, vlo), Neg(inf), Set(d, std::numeric_limits<double>::quiet_NaN())));
+  constexpr uint32_t kMinNormal = uint32_t{1} << kernels::FloatBits<float>::kMantissaBits;
+  constexpr uint32_t kInfBits = 0x7F800000u;
+  const auto normal = Lt(Sub(BitCast(du, x), Set(du, kMinNormal)), Set(du, kInfBits - kMinNormal));
+  if (AllTrue(du, normal)) return LogFCore<kBase, 0>(d, x, x);
+  const V tiny = Set(d, 0x1p-126f);
+  const auto sub = Lt(x, tiny);
+  const V xs = IfThenElse(sub, Mul(x, Set(d, 0x1p23f)), x);
+  V y = LogFCore<kBase, 1>(d, xs, IfThenElseZero(sub, Set(d, -23.0f)));
+  const V inf = Set(d, std::numeric_limits<float>::infinity());
+  const V nan = Set(d, std::numeric_limits<float>::quiet_NaN());
+  y = IfThenElse(Gt(x, Zero(d)), y, IfThenElse(Eq(x, Zero(d)), Neg(inf), nan));
   return IfThenElse(Lt(x, inf), y, Add(x, x));
 }
 
-template <int kBase, class D, class V>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogBase(D d, V x) {
-  V nk, z;
-  const auto idx = LogSplit(d, x, nk, z);
-  const V r = MulSub(z, LogInvC(d, idx), Set(d, 1.0));
-  return LogSpecials(d, x, x, LogCombine<kBase>(d, r, nk, idx), 0.0);
+// ln(1 + x) on float32 lanes: u = 1 + x (rounded), c = x - (u - 1) (exact: Fast2Sum for |x| <= 1;
+// for 1 < x < 2^24, u - 1 is exact and close to x; beyond, c is off by at most ulp(u), a weight
+// below 2^-27 relative in the result; 0 for x >= 2^25), LogFCore on u with c. Valid where
+// -1 < x < 2^128 kLogFOff (tested once per vector: u is then a positive normal float with
+// k <= 127); otherwise larger finite x take ln u (kMode 0), x = -1 -> -inf, x < -1 (also -inf)
+// -> NaN, +inf -> +inf, NaN -> NaN (x + x). The result takes the sign bit of x (it has
+// that sign anyway, and -0 gives -0).
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Log1pF(D d, V x) {
+  const RebindToUnsigned<D> du;
+  const V one = Set(d, 1.0f);
+  const V u = Add(x, one);
+  V y = LogFCore<0, 2>(d, u, Sub(x, Sub(u, one)));
+  y = BitCast(d, OrAnd(BitCast(du, y), BitCast(du, x), Set(du, uint32_t{0x80000000})));
+  // -1 < x < 2^128 kLogFOff <=> 0 < u < 2^128 kLogFOff (x > -1 gives u >= 2^-24), on the bits.
+  const auto ubits = BitCast(du, u);
+  if (AllTrue(du, Lt(Sub(ubits, Set(du, uint32_t{1})), Set(du, coeffs::kLogFLog1pBigBits - 1)))) return y;
+  // x >= 2^128 kLogFOff (k = 128): c = 0 there, ln u alone.
+  const V minus_one = Neg(one);
+  y = IfThenElse(Lt(x, Set(d, coeffs::kLogFLog1pBig)), y, LogFCore<0, 0>(d, u, u));
+  const V inf = Set(d, std::numeric_limits<float>::infinity());
+  const V nan = Set(d, std::numeric_limits<float>::quiet_NaN());
+  y = IfThenElse(Gt(x, minus_one), y, IfThenElse(Eq(x, minus_one), Neg(inf), nan));
+  return IfThenElse(Lt(x, inf), y, Add(x, x));
 }
 
 }  // namespace exp_log_impl
 
-// Exp(d, x) = e^x.
-//   k = round(16 x log2 e), r = x - (k/16) ln2 (one fma, |r| <= ln2/32), e^x = 2^(k/16) (1 + r Q(r)),
-//   Q of degree 3 (kExpPoly, rel. error 2^-37.5); 2^(k/16) = 2^floor(k/16) 2^((k mod 16)/16)
-//   exactly, from a 16-entry table (kExpTable: one vpermt2pd on AVX-512, a gather on AVX2) and
-//   integer addition to its bits (the result, down to 2^-150, is a normal double). Polynomials
-//   here are evaluated by Horner's rule: fewest operations, and array loops are throughput-bound.
-//   Specials: x > 0x1.62e42ep+6 (kExpOverflow, also +inf) -> +inf; x < -0x1.9fe368p+6
-//   (kExpUnderflow, also -inf) -> +0; NaN -> NaN. exp(+-0) = 1.
-//   Measured, all 2^32 float32 inputs through the AVX3 loop vs glibc's double exp (scratch
-//   exhaustive checker, `check check exp 3`; to be replaced by `accelmath sweep exp`): max
-//   0.500073 ulp at x = -0x1.bb810ep-4; 4678 results not correctly rounded; specials exact.
+// Exp(d, x) = e^x, float32 lanes (ExpF).
+//   k = round(8 x log2 e), r = (x - k c_hi) - k c_lo, c_hi + c_lo = ln(2)/8, |r| <= ln(2)/16;
+//   e^x = 2^floor(k/8) T_j (1 + e), e = r Q(r) + tau_j, Q of degree 3 (kExpFPoly, float32, rel.
+//   error 2^-32.4), T_j and tau_j from 8-entry tables (kExpFScale8, kExpFTau8: one vpermps each on
+//   AVX2 and AVX-512). Regions: exact path for k/8 in [-126, 128) (x in about [-87.36, 88.67]);
+//   outside it results below 2^-126 (two roundings) and up to the overflow threshold.
+//   Specials: x > 0x1.62e42ep+6 (kExpFOverflow, also +inf) -> +inf; x < -0x1.9fe368p+6
+//   (kExpFUnderflow, also -inf) -> +0; NaN -> NaN. exp(+-0) = 1.
+//   Measured: max 0.784753 ulp at x = -87.3887558 (a subnormal result,
+//   rounded twice); 99.940% correctly rounded (`accelmath sweep exp --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Exp(D d, V x) {
-  return exp_log_impl::ExpBase(d, x, coeffs::kExpLog2E, coeffs::kExpLn2, coeffs::kExpPoly(), coeffs::kExpOverflow,
-                         coeffs::kExpUnderflow);
+  return exp_log_impl::ExpF<coeffs::kExpFTableBits>(
+      d, x, coeffs::kExpFInvC, coeffs::kExpFCHi, coeffs::kExpFCLo, coeffs::kExpFPoly(), coeffs::kExpFFastMin,
+      coeffs::kExpFFastMax, coeffs::kExpFOverflow, coeffs::kExpFUnderflow);
 }
 
-// Exp2(d, x) = 2^x.
-//   As Exp with k/16 = round(16 x)/16, r = x - k/16 (exact, |r| <= 1/32), Q of degree 3 (kExp2Poly,
-//   rel. error 2^-37.5); integer x give exact powers of two.
+// Exp2(d, x) = 2^x, float32 lanes (ExpF).
+//   k = round(16 x), r = x - k/16 (exact, |r| <= 1/32), 2^x = 2^floor(k/16) T_j (1 + r Q(r) + tau_j),
+//   Q of degree 2 (kExp2FPoly, rel. error 2^-29.2), 16-entry tables (kExpFScale16, kExpFTau16: one
+//   vpermps on AVX-512, two and a blend on AVX2); integer x give exact powers of two.
+//   Regions: exact path for x in [-126, 127.96875); outside it results below 2^-126 (two
+//   roundings) and above 2^127.94.
 //   Specials: x > 0x1.fffffep+6 -> +inf (exp2(128) = inf); x < -0x1.2bfffep+7 -> +0
 //   (exp2(-150) = +0, the tie rounds to even); NaN -> NaN.
-//   Measured as Exp (`check check exp2 3`): max 0.500071 ulp at x = -0x1.8035fep-4; 5542 not
-//   correctly rounded.
+//   Measured: max 0.765711 ulp at x = -126.218445 (a subnormal result,
+//   rounded twice); 99.934% correctly rounded (`accelmath sweep exp2 --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Exp2(D d, V x) {
-  return exp_log_impl::ExpBase(d, x, 1.0, 1.0, coeffs::kExp2Poly(), coeffs::kExp2Overflow, coeffs::kExp2Underflow);
+  return exp_log_impl::ExpF<coeffs::kExp2FTableBits>(
+      d, x, coeffs::kExp2FInvC, coeffs::kExp2FCHi, coeffs::kExp2FCLo, coeffs::kExp2FPoly(), coeffs::kExp2FFastMin,
+      coeffs::kExp2FFastMax, coeffs::kExp2FOverflow, coeffs::kExp2FUnderflow);
 }
 
-// Exp10(d, x) = 10^x.
-//   As Exp with k = round(16 x log2 10), r = x - (k/16) log10(2) (one fma, |r| <= log10(2)/32),
-//   Q of degree 3 (kExp10Poly, rel. error 2^-37.5).
+// Exp10(d, x) = 10^x, float32 lanes (ExpF).
+//   k = round(16 x log2 10), r = (x - k c_hi) - k c_lo, c_hi + c_lo = log10(2)/16,
+//   |r| <= log10(2)/32; 10^x = 2^floor(k/16) T_j (1 + r Q(r) + tau_j), Q of degree 2 (kExp10FPoly,
+//   rel. error 2^-29.2), tables as Exp2. Regions as Exp (exact path for x in about [-37.93, 38.52]).
 //   Specials: x > 0x1.344134p+5 -> +inf; x < -0x1.693c6ap+5 -> +0; NaN -> NaN.
-//   Measured as Exp (`check check exp10 3`, vs glibc exp10): max 0.500073 ulp at
-//   x = -0x1.34af5ap-7; 4664 not correctly rounded.
+//   Measured: max 0.771696 ulp at x = -38.0550728 (a subnormal result,
+//   rounded twice); 99.933% correctly rounded (`accelmath sweep exp10 --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Exp10(D d, V x) {
-  return exp_log_impl::ExpBase(d, x, coeffs::kExp10Log2Of10, coeffs::kExp10Log10Of2, coeffs::kExp10Poly(),
-                         coeffs::kExp10Overflow, coeffs::kExp10Underflow);
+  return exp_log_impl::ExpF<coeffs::kExp10FTableBits>(
+      d, x, coeffs::kExp10FInvC, coeffs::kExp10FCHi, coeffs::kExp10FCLo, coeffs::kExp10FPoly(), coeffs::kExp10FFastMin,
+      coeffs::kExp10FFastMax, coeffs::kExp10FOverflow, coeffs::kExp10FUnderflow);
 }
 
 // Expm1(d, x) = e^x - 1.
@@ -252,8 +344,8 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Exp10(D d, V x) {
 //   k <= 53); for k != 0 the two terms do not cancel by more than a factor ~3.
 //   Specials: x > 0x1.62e42ep+6 -> +inf; x < -0x1.9fe368p+6 (also -inf) -> -1; NaN -> NaN;
 //   expm1(+-0) = +-0; subnormal x -> x.
-//   Measured as Exp (`check check expm1 3`): max 0.500164 ulp at x = 0x1.639774p-2; 2761 not
-//   correctly rounded.
+//   Measured (scratch exhaustive checker vs glibc's double expm1, `check check expm1 3`): max
+//   0.500164 ulp at x = 0x1.639774p-2; 2761 not correctly rounded.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Expm1(D d, V x) {
   const RebindToUnsigned<D> du;
@@ -263,61 +355,60 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Expm1(D d, V x) {
   const V em = Mul(r, Horner(d, r, coeffs::kExpm1Poly()));
   const V s = BitCast(d, Add(BitCast(du, one), exp_log_impl::ExpScaleBits(d, kd)));
   const V y = MulSub(s, em, Sub(one, s));
-  return exp_log_impl::ExpSpecials(d, x, y, coeffs::kExpOverflow, coeffs::kExpm1MinusOne, Neg(one));
+  return exp_log_impl::ExpSpecials(d, x, y, coeffs::kExpm1Overflow, coeffs::kExpm1MinusOne, Neg(one));
 }
 
-// Log(d, x) = ln x.
-//   x = 2^k z, z in [0.7031, 1.4063) (bit fields: kLogOff); the top 4 bits of z's offset
-//   mantissa pick one of 16 subintervals i, invc_i ~ 1/(its midpoint) with 21 significant bits,
-//   exactly 1 on the subinterval [1 - 2^-6, 1 + 2^-5) around 1; r = z invc_i - 1 (one fma, exact
-//   there), |r| <= 2^-5; ln x = (k ln2 + ln c_i) + r P(r), c_i = 1/invc_i, P of degree 5
-//   (kLogPoly, rel. error 2^-38.0). Two 16-entry lookups (Lookup16): invc_i and ln c_i. Away
-//   from the subinterval around 1, |ln x| >= 2^-7, so the absolute errors of k ln2 + ln c_i
-//   (< 2^-46) stay below 2^-39 relative.
+// Log(d, x) = ln x, float32 lanes (LogF).
+//   x = 2^k z, z in [0.7031, 1.4063) (bit fields: kLogFOff); the top 4 bits of z's offset
+//   mantissa pick one of 16 subintervals i, invc_i ~ 1/(its midpoint) with 5 significant bits
+//   (kLogFInvC), exactly 1 on the subinterval [1 - 2^-6, 1 + 2^-5) around 1; r = z invc_i - 1
+//   (one fma, exact), |r| < 0.046; ln x = (k ln2_hi + Lhi_i) + r + [k ln2_lo + Llo_i + r P(r)],
+//   ln(1/invc_i) = Lhi_i + Llo_i (kLogFHi, kLogFLo), P of degree 4 (kLogFPoly, float32, rel. error
+//   of r (1 + P(r)) 2^-29.0); the first sum is exact, its sum with r is carried as s + t (Fast2Sum).
+//   Three 16-entry lookups (LookupF: one vpermps each on AVX-512, two and a blend on AVX2).
+//   Regions: positive normal x (tested once per vector); subnormal x are scaled by 2^23 first.
 //   Specials: +-0 -> -inf; x < 0 (also -inf) -> NaN; +inf -> +inf; NaN -> NaN; log(1) = +0.
-//   Measured as Exp (`check check log 3`): max 0.500050 ulp at x = 0x1.04079ep+0; 69 not
-//   correctly rounded.
+//   Measured: max 0.600360 ulp at x = 0x1.f7f976p-1; 99.999% correctly rounded
+//   (`accelmath sweep log --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Log(D d, V x) {
-  return exp_log_impl::LogBase<0>(d, x);
+  return exp_log_impl::LogF<0>(d, x);
 }
 
-// Log2(d, x) = log2 x: as Log, with log2 c_i (kLog2LogC), P/ln2 (kLog2Poly) and k added
-// exactly; powers of two give exact integers. Specials as Log.
-// Measured as Exp (`check check log2 3`): max 0.500040 ulp at x = 0x1.f819bp-1; 84 not correctly
-// rounded.
+// Log2(d, x) = log2 x, float32 lanes (LogF): as Log, with log2(1/invc_i) (kLog2FHi, kLog2FLo),
+// k added exactly, and c1 r = bh + bl (c1 = 1/ln 2 rounded, kLog2FC1; P of degree 4, kLog2FPoly,
+// rel. error 2^-28.9, absorbs the rounding of c1); powers of two give exact integers.
+// Specials as Log. Measured: max 0.641593 ulp at x = 0x1.f7fc9cp-1; 99.998% correctly rounded
+// (`accelmath sweep log2 --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Log2(D d, V x) {
-  return exp_log_impl::LogBase<2>(d, x);
+  return exp_log_impl::LogF<2>(d, x);
 }
 
-// Log10(d, x) = log10 x: as Log, with log10 c_i (kLog10LogC), P/ln10 (kLog10Poly) and
-// k log10(2). Specials as Log.
-// Measured as Exp (`check check log10 3`): max 0.500034 ulp at x = 0x1.f77f08p-1; 72 not
-// correctly rounded.
+// Log10(d, x) = log10 x, float32 lanes (LogF): as Log2, with log10(1/invc_i) (kLog10FHi,
+// kLog10FLo), k log10(2) = k L2Hi (exact) + k L2Lo, c1 = 1/ln 10 rounded (kLog10FC1), P of degree
+// 4 (kLog10FPoly, rel. error 2^-29.0). Specials as Log. Measured: max 0.656062 ulp at
+// x = 0x1.f7f332p-1; 99.998% correctly rounded (`accelmath sweep log10 --threads 2`, all 2^32
+// inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Log10(D d, V x) {
-  return exp_log_impl::LogBase<10>(d, x);
+  return exp_log_impl::LogF<10>(d, x);
 }
 
-// Log1p(d, x) = ln(1 + x).
-//   u = 1 + x (rounded; exact unless |x| < 2^-29 or x >= 2^53), split as in Log: u = 2^k z,
-//   r = z invc_i - 1; where |x| < 2^-6 (kLog1pNearZero: u is in the subinterval around 1,
-//   invc = 1, k = 0) r = x instead, exactly, so tiny and subnormal x give x and -0 gives -0; for
-//   x >= 2^53 the rounding of u changes ln u by < 2^-53, relative 2^-58.
-//   ln(1 + x) = (k ln2 + ln c_i) + r P(r) as in Log.
+// Log1p(d, x) = ln(1 + x), float32 lanes (Log1pF).
+//   u = 1 + x rounded, c = 1 + x - u exactly; ln(1 + x) = ln u + c/u: ln u as Log (LogFCore, the
+//   same tables, kLogFPoly), c/u = c 2^-k invc_i (1 - r) added to the low part. Near 0 (u in the
+//   subinterval [1 - 2^-6, 1 + 2^-5) around 1: k = 0, invc = 1) r = (u - 1) + c = x exactly and
+//   no correction (kLogFInvC1), so tiny and subnormal x give x (for k != 0 in that subinterval,
+//   r = (z - 1) + c 2^-k rounded, negligible there); the sign bit of x is or-ed into
+//   the result (-0 gives -0). Regions: -1 < x < 2^127 1.40625 (tested once per vector); larger
+//   finite x take ln u alone (c = 0 there).
 //   Specials: x = -1 -> -inf; x < -1 (also -inf) -> NaN; +inf -> +inf; NaN -> NaN; +-0 -> +-0.
-//   Measured as Exp (`check check log1p 3`): max 0.500058 ulp at x = 0x1.fe2d5ap-11; 13810 not
-//   correctly rounded.
+//   Measured: max 0.627480 ulp at x = -0x1.06645ep-6; 99.936% correctly rounded
+//   (`accelmath sweep log1p --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Log1p(D d, V x) {
-  const V one = Set(d, 1.0);
-  const V u = Add(x, one);
-  V nk, z;
-  const auto idx = exp_log_impl::LogSplit(d, u, nk, z);
-  const V r_table = MulSub(z, exp_log_impl::LogInvC(d, idx), one);
-  const V r = IfThenElse(Lt(Abs(x), Set(d, coeffs::kLog1pNearZero)), x, r_table);
-  return exp_log_impl::LogSpecials(d, x, u, exp_log_impl::LogCombine<0>(d, r, nk, idx), -1.0);
+  return exp_log_impl::Log1pF(d, x);
 }
 
 }  // namespace accelmath::ACCELMATH_KNS

@@ -17,65 +17,110 @@
 
 namespace accelmath::coeffs {
 
-// ---- exp family: x = (k / 2^kExpTableBits) log_b(2) + r, k = round(2^kExpTableBits x log2(b)) ----
-inline constexpr int kExpTableBits = 4;
-// kExpShiftT = 1.5 2^(52 - kExpTableBits): t + kExpShiftT rounds t to a multiple of 2^-kExpTableBits,
-// k / 16, held as the integer k in the low mantissa bits.
-inline constexpr double kExpShiftT = 0x1.8000000000000p+48;
-// T[j] = 2^(j / 16) rounded to double, then j << 48 subtracted from its bits: adding the
-// bits k << 48 (= floor(k/16) << 52 + j << 48, j = k mod 16) gives 2^(k / 16).
-ACCELMATH_COEFFS std::array<double, 16> kExpTable() {
+// ---- exp, exp2, exp10 (float32 lanes): x = (k / N) log_b(2) + r, k = round(N x log2(b)), N = 2^TableBits ----
+// 1.5 * 2^23: t + kExpFShift rounds t to an integer k (ties to even) held in the low mantissa bits.
+inline constexpr float kExpFShift = 0x1.8p+23f;
+inline constexpr uint32_t kExpFShiftBits = 0x4B400000u;  // its bits
+// kExpFScale8[j]: 2^(j/8) rounded to float32 (T_j), then j << 20 subtracted from its bits: adding
+// the bits k << 20 (= floor(k/8) << 23 + j << 20, j = k mod 8) gives 2^floor(k/8) T_j.
+// kExpFTau8[j]: (2^(j/8) - T_j) / T_j rounded to float32. Entries 8..15 repeat 0..7 (a 16-lane permute
+// reads 4 index bits).
+ACCELMATH_COEFFS std::array<float, 16> kExpFScale8() {
   return {{
-      0x1.0000000000000p+0, 0x1.fb5586cf9890fp-1,
-      0x1.f72b83c7d517bp-1, 0x1.f387a6e756238p-1,
-      0x1.f06fe0a31b715p-1, 0x1.edea64c123422p-1,
-      0x1.ebfdad5362a27p-1, 0x1.eab07dd485429p-1,
-      0x1.ea09e667f3bcdp-1, 0x1.ea11473eb0187p-1,
-      0x1.eace5422aa0dbp-1, 0x1.ec49182a3f090p-1,
-      0x1.ee89f995ad3adp-1, 0x1.f199bdd85529cp-1,
-      0x1.f5818dcfba487p-1, 0x1.fa4afa2a490dap-1}};
+      0x1p+0f, 0x1.f72b84p-1f, 0x1.f06fep-1f, 0x1.ebfdaep-1f,
+      0x1.ea09e6p-1f, 0x1.eace54p-1f, 0x1.ee89fap-1f, 0x1.f5818ep-1f,
+      0x1p+0f, 0x1.f72b84p-1f, 0x1.f06fep-1f, 0x1.ebfdaep-1f,
+      0x1.ea09e6p-1f, 0x1.eace54p-1f, 0x1.ee89fap-1f, 0x1.f5818ep-1f}};
 }
+ACCELMATH_COEFFS std::array<float, 16> kExpFTau8() {
+  return {{
+      0x0p+0f, -0x1.9c0c22p-27f, 0x1.125002p-25f, -0x1.0a355p-25f,
+      0x1.26055cp-26f, 0x1.67a1cap-28f, -0x1.f9c304p-27f, -0x1.a5217cp-28f,
+      0x0p+0f, -0x1.9c0c22p-27f, 0x1.125002p-25f, -0x1.0a355p-25f,
+      0x1.26055cp-26f, 0x1.67a1cap-28f, -0x1.f9c304p-27f, -0x1.a5217cp-28f}};
+}
+// kExpFScale16[j]: 2^(j/16) rounded to float32 (T_j), then j << 19 subtracted from its bits: adding
+// the bits k << 19 (= floor(k/16) << 23 + j << 19, j = k mod 16) gives 2^floor(k/16) T_j.
+// kExpFTau16[j]: (2^(j/16) - T_j) / T_j rounded to float32.
+ACCELMATH_COEFFS std::array<float, 16> kExpFScale16() {
+  return {{
+      0x1p+0f, 0x1.fb5586p-1f, 0x1.f72b84p-1f, 0x1.f387a6p-1f,
+      0x1.f06fep-1f, 0x1.edea64p-1f, 0x1.ebfdaep-1f, 0x1.eab07ep-1f,
+      0x1.ea09e6p-1f, 0x1.ea1148p-1f, 0x1.eace54p-1f, 0x1.ec4918p-1f,
+      0x1.ee89fap-1f, 0x1.f199bep-1f, 0x1.f5818ep-1f, 0x1.fa4afap-1f}};
+}
+ACCELMATH_COEFFS std::array<float, 16> kExpFTau16() {
+  return {{
+      0x0p+0f, 0x1.8d96d4p-25f, -0x1.9c0c22p-27f, 0x1.964904p-25f,
+      0x1.125002p-25f, 0x1.370be4p-25f, -0x1.0a355p-25f, -0x1.00d8acp-27f,
+      0x1.26055cp-26f, -0x1.05cb44p-25f, 0x1.67a1cap-28f, 0x1.a3b5e4p-28f,
+      -0x1.f9c304p-27f, -0x1.6961b4p-28f, -0x1.a5217cp-28f, 0x1.61428ep-28f}};
+}
+// expf: N = 8; N log2(b) (rounded); log_b(2)/N = CHi + CLo (CHi float32: x - k CHi is exact);
+// k in [FastMin, FastMax]: 2^floor(k/N) is a normal float (the exact path's range); the largest float32
+// x with a finite result, the smallest with a nonzero one; Q: b^r = 1 + r Q(r) on |r| <= 0.043364005,
+// degree 3, float32 coefficients, max relative error of 1 + r Q 1.75e-10 (2^-32.41).
+inline constexpr int kExpFTableBits = 3;
+inline constexpr float kExpFInvC = 0x1.715476p+3f;
+inline constexpr float kExpFCHi = 0x1.62e43p-4f;
+inline constexpr float kExpFCLo = -0x1.05c61p-32f;
+inline constexpr float kExpFFastMin = -1008.0f;
+inline constexpr float kExpFFastMax = 1023.0f;
+inline constexpr float kExpFOverflow = 0x1.62e42ep+6f;
+inline constexpr float kExpFUnderflow = -0x1.9fe368p+6f;
+ACCELMATH_COEFFS std::array<float, 4> kExpFPoly() {
+  return {{
+      0x1p+0f,
+      0x1p-1f,
+      0x1.555c86p-3f,
+      0x1.5558a2p-5f}};
+}
+// exp2f: N = 16; N log2(b) (rounded); log_b(2)/N = CHi + CLo (CHi float32: x - k CHi is exact);
+// k in [FastMin, FastMax]: 2^floor(k/N) is a normal float (the exact path's range); the largest float32
+// x with a finite result, the smallest with a nonzero one; Q: b^r = 1 + r Q(r) on |r| <= 0.031280518,
+// degree 2, float32 coefficients, max relative error of 1 + r Q 1.6e-9 (2^-29.22).
+inline constexpr int kExp2FTableBits = 4;
+inline constexpr float kExp2FInvC = 0x1p+4f;
+inline constexpr float kExp2FCHi = 0x1p-4f;
+inline constexpr float kExp2FCLo = 0.0f;
+inline constexpr float kExp2FFastMin = -2016.0f;
+inline constexpr float kExp2FFastMax = 2047.0f;
+inline constexpr float kExp2FOverflow = 0x1.fffffep+6f;
+inline constexpr float kExp2FUnderflow = -0x1.2bfffep+7f;
+ACCELMATH_COEFFS std::array<float, 3> kExp2FPoly() {
+  return {{
+      0x1.62e43p-1f,
+      0x1.ebfffcp-3f,
+      0x1.c6ace6p-5f}};
+}
+// exp10f: N = 16; N log2(b) (rounded); log_b(2)/N = CHi + CLo (CHi float32: x - k CHi is exact);
+// k in [FastMin, FastMax]: 2^floor(k/N) is a normal float (the exact path's range); the largest float32
+// x with a finite result, the smallest with a nonzero one; Q: b^r = 1 + r Q(r) on |r| <= 0.0094163741,
+// degree 2, float32 coefficients, max relative error of 1 + r Q 1.67e-9 (2^-29.16).
+inline constexpr int kExp10FTableBits = 4;
+inline constexpr float kExp10FInvC = 0x1.a934fp+5f;
+inline constexpr float kExp10FCHi = 0x1.344136p-6f;
+inline constexpr float kExp10FCLo = -0x1.ec10cp-31f;
+inline constexpr float kExp10FFastMin = -2016.0f;
+inline constexpr float kExp10FFastMax = 2047.0f;
+inline constexpr float kExp10FOverflow = 0x1.344134p+5f;
+inline constexpr float kExp10FUnderflow = -0x1.693c6ap+5f;
+ACCELMATH_COEFFS std::array<float, 3> kExp10FPoly() {
+  return {{
+      0x1.26bb1cp+1f,
+      0x1.535522p+1f,
+      0x1.0462e2p+1f}};
+}
+
+// ---- expm1 (binary64 lanes): x = k ln 2 + r, k = round(x log2(e)) ----
 // 1.5 * 2^52: t + kExpShift rounds t to an integer (ties to even) held in the low mantissa bits.
 inline constexpr double kExpShift = 0x1.8000000000000p+52;
 inline constexpr double kExpLog2E = 0x1.71547652b82fep+0;    // log2(e)
 inline constexpr double kExpLn2 = 0x1.62e42fefa39efp-1;       // ln(2)
-inline constexpr double kExp10Log2Of10 = 0x1.a934f0979a371p+1;  // log2(10)
-inline constexpr double kExp10Log10Of2 = 0x1.34413509f79ffp-2;  // log10(2)
-// expf: largest float32 x with a finite result, smallest with a nonzero one.
-inline constexpr double kExpOverflow = 0x1.62e42e0000000p+6;  // 0x1.62e42ep+6f
-inline constexpr double kExpUnderflow = -0x1.9fe3680000000p+6;  // -0x1.9fe368p+6f
-// exp2f: largest float32 x with a finite result, smallest with a nonzero one.
-inline constexpr double kExp2Overflow = 0x1.fffffe0000000p+6;  // 0x1.fffffep+6f
-inline constexpr double kExp2Underflow = -0x1.2bfffe0000000p+7;  // -0x1.2bfffep+7f
-// exp10f: largest float32 x with a finite result, smallest with a nonzero one.
-inline constexpr double kExp10Overflow = 0x1.3441340000000p+5;  // 0x1.344134p+5f
-inline constexpr double kExp10Underflow = -0x1.693c6a0000000p+5;  // -0x1.693c6ap+5f
+// expm1f: largest float32 x with a finite result (that of expf).
+inline constexpr double kExpm1Overflow = 0x1.62e42e0000000p+6;  // 0x1.62e42ep+6f
 // expm1f: below this x the result is -1 (any x with e^x < 2^-25 would do); expm1 uses no table.
 inline constexpr double kExpm1MinusOne = -0x1.9fe3680000000p+6;
-// kExpPoly: b^r = 1 + r Q(r) on |r| <= 0.021682003, Q of degree 3; max relative error of 1 + r Q 5.08e-12 (2^-37.52).
-ACCELMATH_COEFFS std::array<double, 4> kExpPoly() {
-  return {{
-      0x1.fffffffe05c13p-1,
-      0x1.ffffffff57408p-2,
-      0x1.555763259231dp-3,
-      0x1.5556b3dff0532p-5}};
-}
-// kExp2Poly: b^r = 1 + r Q(r) on |r| <= 0.031280518, Q of degree 3; max relative error of 1 + r Q 5.08e-12 (2^-37.52).
-ACCELMATH_COEFFS std::array<double, 4> kExp2Poly() {
-  return {{
-      0x1.62e42fee44b7fp-1,
-      0x1.ebfbdff78a324p-3,
-      0x1.c6b349dfbc406p-5,
-      0x1.3b2bfaa6ec699p-7}};
-}
-// kExp10Poly: b^r = 1 + r Q(r) on |r| <= 0.0094163741, Q of degree 3; max relative error of 1 + r Q 5.08e-12 (2^-37.52).
-ACCELMATH_COEFFS std::array<double, 4> kExp10Poly() {
-  return {{
-      0x1.26bb1bba31e64p+1,
-      0x1.53524c735ed0ap+1,
-      0x1.0471ea5092c24p+1,
-      0x1.2bd8948df3da6p+0}};
-}
 // kExpm1Poly: expm1(r) = r P(r) on |r| <= 0.34691204, degree 7; max relative error of r P(r) 1.04e-11 (2^-36.49).
 ACCELMATH_COEFFS std::array<double, 8> kExpm1Poly() {
   return {{
@@ -89,92 +134,112 @@ ACCELMATH_COEFFS std::array<double, 8> kExpm1Poly() {
       0x1.a113900e06879p-16}};
 }
 
-// ---- log family: x = 2^k z, z in [kLogOff, 2 kLogOff) as bit patterns, 16 subintervals ----
-inline constexpr int kLogTableBits = 4;
-inline constexpr uint64_t kLogOff = 0x3FE6800000000000ull;  // 0.703125
-// 1.0 - kLogOff as bit patterns: bits(x) + this = (k + 1023) << 52 | offset mantissa.
-inline constexpr uint64_t kLogOneMinusOff = 0x0009800000000000ull;
-inline constexpr double kLogLn2 = 0x1.62e42fefa39efp-1;
-inline constexpr double kLogLog10Of2 = 0x1.34413509f79ffp-2;
-// invc_i rounded to 21 significant bits; invc = 1 for subinterval 9. r = z invc - 1 in [-0.0294118, 0.03125].
-ACCELMATH_COEFFS std::array<double, 16> kLogInvC() {
+// ---- log, log2, log10, log1p (float32 lanes): x = 2^k z, z in [kLogFOff, 2 kLogFOff) as bit patterns, 16 subintervals ----
+inline constexpr int kLogFTableBits = 4;
+inline constexpr uint32_t kLogFOff = 0x3F340000u;  // 0.703125
+// invc_i: 1 / (midpoint of subinterval i) rounded to 5 significant bits (1 for subinterval 9), so
+// r = z invc - 1 is exact; r in [-0.0429688, 0.0458984].
+ACCELMATH_COEFFS std::array<float, 16> kLogFInvC() {
   return {{
-      0x1.642c800000000p+0, 0x1.5555500000000p+0,
-      0x1.47ae100000000p+0, 0x1.3b13b00000000p+0,
-      0x1.2f68500000000p+0, 0x1.2492500000000p+0,
-      0x1.1a7b900000000p+0, 0x1.1111100000000p+0,
-      0x1.0842100000000p+0, 0x1.0000000000000p+0,
-      0x1.e1e1e00000000p-1, 0x1.c71c700000000p-1,
-      0x1.af28700000000p-1, 0x1.9999a00000000p-1,
-      0x1.8618600000000p-1, 0x1.745d100000000p-1}};
+      0x1.6p+0f, 0x1.5p+0f, 0x1.4p+0f, 0x1.4p+0f,
+      0x1.3p+0f, 0x1.2p+0f, 0x1.2p+0f, 0x1.1p+0f,
+      0x1.1p+0f, 0x1p+0f, 0x1.ep-1f, 0x1.cp-1f,
+      0x1.bp-1f, 0x1.ap-1f, 0x1.8p-1f, 0x1.7p-1f}};
 }
-// That subinterval is [1 - 0x1.0000000000000p-6, 1 + 0x1.0000000000000p-5): log1p takes r = x where |x| < this.
-inline constexpr double kLog1pNearZero = 0x1.0000000000000p-6;
-// kLogLogC: log_b(1 / invc_i), b = 2.71828, rounded to double (-0.0 where invc = 1).
-ACCELMATH_COEFFS std::array<double, 16> kLogLogC() {
+// kLogFInvC1: invc_i, but 0 for subinterval 9, [1 - 0x1p-6f, 1 + 0x1p-5f) (log1p: r = x there).
+ACCELMATH_COEFFS std::array<float, 16> kLogFInvC1() {
   return {{
-      -0x1.522ad0738a1d8p-2, -0x1.269611134d992p-2,
-      -0x1.f991aacb3b069p-3, -0x1.a93ecbc8ad9a3p-3,
-      -0x1.5bf422b543aa2p-3, -0x1.117918227db7cp-3,
-      -0x1.93358dd593a69p-4, -0x1.08597b59e3987p-4,
-      -0x1.0415c89e74404p-5, -0x0.0p+0,
-      0x1.f0a32c01163a6p-5, 0x1.e27086e2af366p-4,
-      0x1.5ff2f30a79564p-3, 0x1.c8ff5c79a9e22p-3,
-      0x1.1675cebaba62ep-2, 0x1.4618d021c61e2p-2}};
+      0x1.6p+0f, 0x1.5p+0f, 0x1.4p+0f, 0x1.4p+0f,
+      0x1.3p+0f, 0x1.2p+0f, 0x1.2p+0f, 0x1.1p+0f,
+      0x1.1p+0f, 0x0p+0f, 0x1.ep-1f, 0x1.cp-1f,
+      0x1.bp-1f, 0x1.ap-1f, 0x1.8p-1f, 0x1.7p-1f}};
 }
-// kLog2LogC: log_b(1 / invc_i), b = 2.0, rounded to double (-0.0 where invc = 1).
-ACCELMATH_COEFFS std::array<double, 16> kLog2LogC() {
+// 2^128 kLogFOff: the smallest float32 u with k = 128 (log1p's correction path needs k <= 127).
+inline constexpr float kLogFLog1pBig = 0x1.68p+127f;
+inline constexpr uint32_t kLogFLog1pBigBits = 0x7F340000u;  // its bits
+// log2f: log_b(1 / invc_i) = Hi + Lo (Hi a multiple of 2^-16), log_b(2) = L2Hi (a multiple of
+// 2^-16) + L2Lo, C1 = 1/ln(b) rounded, and P: log_b(1 + r) = r (C1 + P(r)) on r in [-0.0430107, 0.0459432],
+// degree 4, float32 coefficients; max relative error 1.97e-9 (2^-28.92).
+ACCELMATH_COEFFS std::array<float, 16> kLog2FHi() {
   return {{
-      -0x1.e7df48cff117ep-2, -0x1.a8ff8002c9129p-2,
-      -0x1.6cb0e253bdf2cp-2, -0x1.32bfe871bd0a6p-2,
-      -0x1.f5fdb2f5a08dap-3, -0x1.8a89c5ebd132fp-3,
-      -0x1.22da9cb02e44ap-3, -0x1.7d603257b4441p-4,
-      -0x1.773935884e226p-5, -0x0.0p+0,
-      0x1.663f86c1d8a22p-4, 0x1.5c01af2a6120dp-3,
-      0x1.fbc14eb58d664p-3, 0x1.49a76da78a81bp-2,
-      0x1.91bbae57434ccp-2, 0x1.d6755addc8279p-2}};
+      -0x1.d674p-2f, -0x1.91bcp-2f, -0x1.49a8p-2f, -0x1.49a8p-2f,
+      -0x1.fbcp-3f, -0x1.5cp-3f, -0x1.5cp-3f, -0x1.664p-4f,
+      -0x1.664p-4f, 0x0p+0f, 0x1.7d6p-4f, 0x1.8a88p-3f,
+      0x1.f6p-3f, 0x1.32cp-2f, 0x1.a9p-2f, 0x1.e7ep-2f}};
 }
-// kLog10LogC: log_b(1 / invc_i), b = 10.0, rounded to double (-0.0 where invc = 1).
-ACCELMATH_COEFFS std::array<double, 16> kLog10LogC() {
+ACCELMATH_COEFFS std::array<float, 16> kLog2FLo() {
   return {{
-      -0x1.25ba742ff1d96p-3, -0x1.ffbfa6f04c338p-4,
-      -0x1.b721b4c509a11p-4, -0x1.715d05f088e6fp-4,
-      -0x1.2e3a8c5d8388ep-4, -0x1.db1240d8db049p-5,
-      -0x1.5e391a4855dcfp-5, -0x1.cb38e10210dabp-6,
-      -0x1.c3d067ac09a7fp-7, -0x0.0p+0,
-      0x1.af5fae7b89840p-6, 0x1.a30aab465c902p-5,
-      0x1.31b2f3fd1a3a0p-4, 0x1.8cf167bce9a34p-4,
-      0x1.e3bc21a3c068ap-4, 0x1.1b3e834bc2105p-3}};
+      -0x1.3e032ep-18f, 0x1.5db83ap-20f, 0x1.ed0cbap-20f, 0x1.ed0cbap-20f,
+      -0x1.6b9026p-19f, -0x1.a39fbep-19f, -0x1.a39fbep-19f, 0x1.20a6dep-21f,
+      0x1.20a6dep-21f, 0x0p+0f, 0x1.25b3eep-22f, 0x1.80abfcp-19f,
+      -0x1.3ab7cep-18f, -0x1.1c8f12p-22f, -0x1.a39fbep-20f, -0x1.40358ep-19f}};
 }
-// kLogPoly: log_b(1 + r) = r P(r) on r in [-0.0294405, 0.0312805], degree 5; max relative error 3.52e-12 (2^-38.05).
-ACCELMATH_COEFFS std::array<double, 6> kLogPoly() {
+inline constexpr float kLog2FL2Hi = 0x1p+0f;
+inline constexpr float kLog2FL2Lo = 0x0p+0f;
+inline constexpr float kLog2FC1 = 0x1.715476p+0f;
+ACCELMATH_COEFFS std::array<float, 5> kLog2FPoly() {
   return {{
-      0x1.0000000003c44p+0,
-      -0x1.fffffffde971ep-2,
-      0x1.555550d4165ccp-2,
-      -0x1.00002c817f217p-2,
-      0x1.9a0020438a3ecp-3,
-      -0x1.541328ff252ebp-3}};
+      0x1.43653ap-26f,
+      -0x1.71546cp-1f,
+      0x1.ec7138p-2f,
+      -0x1.71f1c6p-2f,
+      0x1.263c4cp-2f}};
 }
-// kLog2Poly: log_b(1 + r) = r P(r) on r in [-0.0294405, 0.0312805], degree 5; max relative error 3.52e-12 (2^-38.05).
-ACCELMATH_COEFFS std::array<double, 6> kLog2Poly() {
+// log10f: log_b(1 / invc_i) = Hi + Lo (Hi a multiple of 2^-16), log_b(2) = L2Hi (a multiple of
+// 2^-16) + L2Lo, C1 = 1/ln(b) rounded, and P: log_b(1 + r) = r (C1 + P(r)) on r in [-0.0430107, 0.0459432],
+// degree 4, float32 coefficients; max relative error 1.9e-9 (2^-28.97).
+ACCELMATH_COEFFS std::array<float, 16> kLog10FHi() {
   return {{
-      0x1.71547652bd9f0p+0,
-      -0x1.7154765136965p-1,
-      0x1.ec709743d7fdep-2,
-      -0x1.7154b6880f7eep-2,
-      0x1.27c0ba063d2a1p-2,
-      -0x1.ea9fd18ff0069p-3}};
+      -0x1.1b4p-3f, -0x1.e3cp-4f, -0x1.8cfp-4f, -0x1.8cfp-4f,
+      -0x1.31bp-4f, -0x1.a3p-5f, -0x1.a3p-5f, -0x1.af4p-6f,
+      -0x1.af4p-6f, 0x0p+0f, 0x1.cb4p-6f, 0x1.db2p-5f,
+      0x1.2e4p-4f, 0x1.716p-4f, 0x1.ffcp-4f, 0x1.25b8p-3f}};
 }
-// kLog10Poly: log_b(1 + r) = r P(r) on r in [-0.0294405, 0.0312805], degree 5; max relative error 3.52e-12 (2^-38.05).
-ACCELMATH_COEFFS std::array<double, 6> kLog10Poly() {
+ACCELMATH_COEFFS std::array<float, 16> kLog10FLo() {
   return {{
-      0x1.bcb7b15274dc0p-2,
-      -0x1.bcb7b1509e01ep-3,
-      0x1.287a724d41d8fp-3,
-      -0x1.bcb7fea2f634bp-4,
-      0x1.641f35052789bp-4,
-      -0x1.2762a02dc973ep-4}};
+      0x1.8e136cp-19f, 0x1.f2a79p-19f, -0x1.838864p-20f, -0x1.838864p-20f,
+      -0x1.82ae24p-19f, -0x1.53ac14p-18f, -0x1.53ac14p-18f, -0x1.f92bp-18f,
+      -0x1.f92bp-18f, 0x0p+0f, -0x1.c0cc9ep-20f, -0x1.c25132p-18f,
+      -0x1.62fd22p-18f, -0x1.798e4cp-19f, -0x1.ea21c4p-23f, 0x1.410ad8p-18f}};
+}
+inline constexpr float kLog10FL2Hi = 0x1.344p-2f;
+inline constexpr float kLog10FL2Lo = 0x1.3509f8p-18f;
+inline constexpr float kLog10FC1 = 0x1.bcb7b2p-2f;
+ACCELMATH_COEFFS std::array<float, 5> kLog10FPoly() {
+  return {{
+      -0x1.5fa4ap-27f,
+      -0x1.bcb7a6p-3f,
+      0x1.287ad8p-3f,
+      -0x1.bd6fc4p-4f,
+      0x1.622c1p-4f}};
+}
+// logf: log_b(1 / invc_i) = Hi + Lo (Hi a multiple of 2^-16), log_b(2) = L2Hi (a multiple of
+// 2^-16) + L2Lo, C1 = 1/ln(b) rounded, and P: log_b(1 + r) = r (C1 + P(r)) on r in [-0.0430107, 0.0459432],
+// degree 4, float32 coefficients; max relative error 1.91e-9 (2^-28.96).
+ACCELMATH_COEFFS std::array<float, 16> kLogFHi() {
+  return {{
+      -0x1.4618p-2f, -0x1.1674p-2f, -0x1.c9p-3f, -0x1.c9p-3f,
+      -0x1.5ffp-3f, -0x1.e27p-4f, -0x1.e27p-4f, -0x1.f0ap-5f,
+      -0x1.f0ap-5f, 0x0p+0f, 0x1.086p-4f, 0x1.1178p-3f,
+      0x1.5bf8p-3f, 0x1.a94p-3f, 0x1.2698p-2f, 0x1.522cp-2f}};
+}
+ACCELMATH_COEFFS std::array<float, 16> kLogFLo() {
+  return {{
+      -0x1.78438cp-19f, -0x1.cababap-18f, 0x1.070cacp-20f, 0x1.070cacp-20f,
+      -0x1.83853cp-18f, -0x1.db8abcp-22f, -0x1.db8abcp-22f, -0x1.86008cp-20f,
+      -0x1.86008cp-20f, 0x0p+0f, -0x1.9d2988p-18f, 0x1.d044fcp-20f,
+      -0x1.fca55ep-18f, -0x1.2c3752p-19f, -0x1.deecb2p-18f, -0x1.1f8c76p-18f}};
+}
+inline constexpr float kLogFL2Hi = 0x1.62e4p-1f;
+inline constexpr float kLogFL2Lo = 0x1.7f7d1cp-20f;
+inline constexpr float kLogFC1 = 0x1p+0f;
+ACCELMATH_COEFFS std::array<float, 5> kLogFPoly() {
+  return {{
+      -0x1.4bef2ap-32f,
+      -0x1.fffff2p-2f,
+      0x1.5555c2p-2f,
+      -0x1.006c4ap-2f,
+      0x1.97db28p-3f}};
 }
 
 }  // namespace accelmath::coeffs

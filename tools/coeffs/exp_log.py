@@ -4,30 +4,22 @@
     python3 tools/coeffs/exp_log.py > src/kernels/exp_log_coeffs.h
 
 Needs mpmath only. Deterministic: the same mpmath gives the same bytes (a CTest checks that the
-committed header is what this script prints). The kernels evaluate in binary64 and round to
-float32 once, so every approximation here has a relative error below 2^-36 (the float32 result
-is then within 0.5 + 2^-12 ulp of the exact value).
+committed header is what this script prints). Every polynomial's max relative error, with its
+coefficients as rounded and evaluated exactly, is measured on a dense grid and printed in the
+header (and asserted below).
 
-Exp family (exp, exp2, exp10): x = (k / 16) log_b(2) + r, k = round(16 x log2(b)),
-  |r| <= log_b(2)/32; b^x = 2^floor(k/16) 2^((k mod 16)/16) b^r.
-  kExpTable                         2^(j/16), j = 0..15, rounded to double, with j << 48 subtracted
-                                    from the bits (k << 48 is added back, k = 16 floor(k/16) + j).
-  kExpPoly, kExp2Poly, kExp10Poly   Q with b^r = 1 + r Q(r): the Chebyshev interpolant of
-                                    (b^r - 1)/r on |r| <= log_b(2)/32 (+ margin).
-expm1: x = k ln 2 + r, k = round(x log2(e)), |r| <= ln(2)/2.
-  kExpm1Poly                        expm1(r) = r (1 + r Q(r)), Q the Chebyshev interpolant of
-                                    (expm1(r)/r - 1)/r on |r| <= ln(2)/2 (+ margin).
-Log family (log, log2, log10, log1p): x = 2^k z, z in [kLogOff, 2 kLogOff) (bit patterns), the
-  top kLogTableBits bits of z's offset mantissa pick one of N = 2^kLogTableBits subintervals,
-  r = z invc_i - 1, log_b x = k log_b(2) + log_b(c_i) + r P_b(r), c_i = 1 / invc_i.
-  kLogInvC     invc_i: 1 / (midpoint of subinterval i), rounded to 1 + 20 bits; exactly 1 for the
-               subinterval that contains 1 (it straddles 1, so r = x - 1 exactly near 1).
-  kLogLogC, kLog2LogC, kLog10LogC   log_b(c_i) = -log_b(invc_i) of the rounded invc_i, rounded;
-               -0.0 for invc = 1 (the kernels rely on the sign: log1p(-0) = -0).
-  kLogPoly, kLog2Poly, kLog10Poly            P_b, the Chebyshev interpolant of log1p(r)/(r ln b)
-               on the range of r over all subintervals (+ margin).
-Every polynomial's max relative error, with its coefficients rounded to double and evaluated
-exactly, is measured on a dense grid and printed in the header (and asserted below).
+exp, exp2, exp10 (float32 lanes): x = (k / N) log_b(2) + r, k = round(N x log2(b)),
+  |r| <= log_b(2)/(2N), N = 8 (exp) or 16 (exp2, exp10); b^x = 2^floor(k/N) T_j (1 + r Q(r) + tau_j).
+  kExpFScale8/16   T_j = 2^(j/N) rounded to float32, with j << (23 - log2 N) subtracted from the bits.
+  kExpFTau8/16     tau_j = (2^(j/N) - T_j) / T_j, rounded to float32.
+  k<F>FPoly        Q, float32 coefficients fixed one at a time by least squares on Chebyshev nodes
+                   (each later one refitted around the rounding of the earlier ones).
+expm1 (binary64 lanes): x = k ln 2 + r, k = round(x log2(e)), |r| <= ln(2)/2.
+  kExpm1Poly       expm1(r) = r (1 + r Q(r)), Q the Chebyshev interpolant of (expm1(r)/r - 1)/r on
+                   |r| <= ln(2)/2 (+ margin); relative error below 2^-36.
+log, log2, log10, log1p (float32 lanes): x (or 1 + x) = 2^k z, z in [kLogFOff, 2 kLogFOff) (float32
+  bit patterns), 16 subintervals, r = z invc_i - 1 exact (invc_i with 5 significant bits),
+  log_b x = (k log_b(2)_hi + Lhi_i) + Llo_i + k log_b(2)_lo + r (C1 + P(r)); see that section.
 Thresholds: the largest float32 x whose correctly rounded b^x (or expm1(x)) is finite, and the
 smallest float32 x whose correctly rounded b^x is not +0.
 """
@@ -108,20 +100,42 @@ LN2 = mp.log(2)
 MARGIN = mp.mpf(1) + mp.mpf(2) ** -10
 
 # --- exp family ---------------------------------------------------------------------------------
-TB_EXP = 4      # exp, exp2, exp10: 16-entry table of 2^(j/16)
-N_EXP = 4       # b^r = 1 + r Q(r), Q of degree 3
-N_EXPM1 = 8     # expm1: r (1 + r Q), Q of degree 6
+# exp, exp2, exp10 run in float32 lanes: x = (k / N) log_b(2) + r, k = round(N x log2(b)),
+# |r| <= log_b(2)/(2N); b^x = 2^floor(k/N) T_j (1 + e), e = r Q(r) + tau_j, T_j (1 + tau_j) = 2^(j/N).
+# Per function: (table bits, number of coefficients of Q). exp: 8 entries (one permute on AVX2
+# too), Q of degree 3; exp2, exp10: 16 entries (two permutes and a blend on AVX2), Q of degree 2.
+EXPF = {"Exp": (mp.e, 3, 4), "Exp2": (mp.mpf(2), 4, 3), "Exp10": (mp.mpf(10), 4, 3)}
+N_EXPM1 = 8     # expm1 (binary64 lanes): r (1 + r Q), Q of degree 6
 
 
-def exp_poly(base, n):
+def f32_ls_poly(func, basis_pow, lo, hi, n, weight, npts=400):
+    """Float32 coefficients c_0..c_{n-1} minimising sum ((sum c_j r^(j + basis_pow) - func(r)) weight(r))^2
+    over Chebyshev nodes of [lo, hi] (an even number: 0 is not one), fixed one at a time: c_i is rounded to float32 and the
+    later ones refitted around it (so they absorb its rounding)."""
+    lo, hi = mp.mpf(lo), mp.mpf(hi)
+    pts = [(lo + hi) / 2 + (hi - lo) / 2 * mp.cos(mp.pi * (i + mp.mpf(1) / 2) / npts) for i in range(npts)]
+    fixed = []
+    for i in range(n):
+        cols = range(i, n)
+        A = mp.matrix(len(pts), n - i)
+        b = mp.matrix(len(pts), 1)
+        scale = max(abs(mp.mpf(lo)), abs(mp.mpf(hi)))
+        for row, r in enumerate(pts):
+            w = weight(r)
+            b[row] = (func(r) - mp.fsum(c * r ** (j + basis_pow) for j, c in enumerate(fixed))) * w
+            for col, j in enumerate(cols):
+                A[row, col] = (r / scale) ** (j + basis_pow) * w
+        sol = mp.qr_solve(A, b)[0]
+        fixed.append(f32(sol[0] / scale ** (i + basis_pow)))
+    return fixed
+
+
+def expf_poly(base, tb, n):
     lb = mp.log(base)
-    R = LN2 / lb / 2 ** (TB_EXP + 1) * MARGIN
-
-    def q(r):
-        return lb if r == 0 else mp.expm1(r * lb) / r
-    coeffs = [float(c) for c in cheb_interp(q, -R, R, n)]
-    err = max(abs((1 + r * horner_mp(coeffs, r)) / mp.exp(r * lb) - 1) for r in grid(-R, R))
-    return coeffs, err, R
+    R = LN2 / lb / 2 ** (tb + 1) * MARGIN
+    c = f32_ls_poly(lambda r: mp.expm1(r * lb), 1, -R, R, n, lambda r: 1 / mp.exp(r * lb))
+    err = max(abs((1 + r * horner_mp(c, r)) / mp.exp(r * lb) - 1) for r in grid(-R, R))
+    return c, err, R
 
 
 def expm1_poly(n):
@@ -137,12 +151,11 @@ def expm1_poly(n):
     return coeffs, err, R
 
 
-exp_e, err_e, R_e = exp_poly(mp.e, N_EXP)
-exp_2, err_2, R_2 = exp_poly(2, N_EXP)
-exp_10, err_10, R_10 = exp_poly(10, N_EXP)
+expf = {name: expf_poly(*args) for name, args in EXPF.items()}
+for c, e, R in expf.values():
+    assert e < 2 ** -29, e
 expm1_c, err_m1, R_m1 = expm1_poly(N_EXPM1)
-for e in (err_e, err_2, err_10, err_m1):
-    assert e < 2 ** -36, e
+assert err_m1 < 2 ** -36, err_m1
 
 # Thresholds (float32): largest x with a finite correctly rounded result, smallest x with a
 # nonzero one. Overflow: exact >= 2^128 - 2^103 rounds to inf; underflow: exact <= 2^-150 to 0.
@@ -177,60 +190,75 @@ for name, base in (("Exp", mp.e), ("Exp2", mp.mpf(2)), ("Exp10", mp.mpf(10))):
 EXPM1_LO = thr["Exp"][1]
 assert mp.exp(EXPM1_LO) < mp.mpf(2) ** -25
 
-# --- log family ---------------------------------------------------------------------------------
-TB = 4                     # table bits: 16 entries, one two-register permute on AVX-512
-NT = 1 << TB
-W = 1 << (52 - TB)         # bit patterns per subinterval
-ONE = 0x3FF0000000000000
-# OFF = (multiple of W) + W/2 near sqrt(1/2): then 1.0 sits in the middle (in bit patterns) of a
-# subinterval. Subinterval i covers the bit patterns [OFF + i W, OFF + (i + 1) W).
-SQRT_HALF_BITS = 0x3FE6A09E667F3BCD
-OFF = (SQRT_HALF_BITS // W) * W + W // 2
+# --- log family in float32 lanes (log, log2, log10, log1p) ------------------------------------------------
+# x = 2^k z, z in [kLogFOff, 2 kLogFOff) as float32 bit patterns; the top 4 bits of z's offset
+# mantissa pick one of 16 subintervals; invc_i ~ 1/(its midpoint) with 5 significant bits, so that
+# r = z invc_i - 1 is exact in float32 (|r| < 2^-4, z a multiple of 2^-24 below 1 and 2^-23 above,
+# invc a multiple of 2^-4 above 1 and 2^-5 below: z invc - 1 is a multiple of 2^-28 below 2^-4).
+# log_b x = (k log_b 2 + Lhi_i) + Llo_i + c1 r + r P(r): k log_b(2)_hi + Lhi_i is exact (both
+# multiples of 2^-16, below 2^8), c1 = 1/ln(b) rounded to float32, P absorbs its rounding.
+TBF = 4
+NTF = 1 << TBF
+WF = 1 << (23 - TBF)
+SQRT_HALF_F = 0x3F3504F3
+OFFF = (SQRT_HALF_F // WF) * WF + WF // 2
 
 
-def bits_to_mp(b):
+def fbits_to_mp(b):
     import struct
-    return mp.mpf(struct.unpack("<d", struct.pack("<Q", b))[0])
+    return mp.mpf(struct.unpack("<f", struct.pack("<I", b))[0])
 
 
-INVC_BITS = 20
-invc, r_lo, r_hi = [], mp.mpf(0), mp.mpf(0)
-for i in range(NT):
-    lo = bits_to_mp(OFF + i * W)
-    hi = bits_to_mp(OFF + (i + 1) * W)   # exclusive
-    if lo <= 1 < hi:
+INVCF_BITS = 5
+invcf, rf_lo, rf_hi = [], mp.mpf(0), mp.mpf(0)
+rf_sub = []
+for i in range(NTF):
+    lo = fbits_to_mp(OFFF + i * WF)
+    hi = fbits_to_mp(OFFF + (i + 1) * WF - 1)   # last float of the subinterval
+    if lo <= 1 <= hi:
         c = mp.mpf(1)
     else:
-        with mp.workprec(INVC_BITS + 1):
+        with mp.workprec(INVCF_BITS):
             c = +(2 / (lo + hi))
-    invc.append(c)
-    r_lo = min(r_lo, lo * c - 1)
-    r_hi = max(r_hi, hi * c - 1)
-one_index = [i for i in range(NT) if invc[i] == 1]
-assert len(one_index) == 1
-# log1p uses r = x itself where |x| < kLog1pNearZero: 1 + x is then in the subinterval of invc = 1.
-ONE_LO, ONE_HI = bits_to_mp(OFF + one_index[0] * W), bits_to_mp(OFF + (one_index[0] + 1) * W)
-NEAR_ZERO = min(1 - ONE_LO, ONE_HI - 1)
-# The fit interval is the range of r = z invc - 1 over all subintervals, widened by MARGIN (which
-# covers the rounding of r).
-R_LO, R_HI = r_lo * MARGIN, r_hi * MARGIN
+    invcf.append(c)
+    rf_sub.append((lo * c - 1, hi * c - 1))
+    rf_lo = min(rf_lo, lo * c - 1)
+    rf_hi = max(rf_hi, hi * c - 1)
+    # exactness of r = z invc - 1: a multiple of 2^-28 below 2^-4 in magnitude
+    for zz in (lo, hi):
+        rr = zz * c - 1
+        assert abs(rr) < mp.mpf(2) ** -4 and (rr * 2 ** 28) == mp.floor(rr * 2 ** 28), (i, rr)
+one_f = [i for i in range(NTF) if invcf[i] == 1]
+assert len(one_f) == 1
+RF_LO, RF_HI = rf_lo * MARGIN, rf_hi * MARGIN
+LOGF = {"Log2": mp.mpf(2), "Log10": mp.mpf(10), "Log": mp.e}
+N_LOGF = 5
 
 
-def log_poly(scale, n):
-    def p(r):
-        return scale if r == 0 else mp.log1p(r) / r * scale
-    coeffs = [float(c) for c in cheb_interp(p, R_LO, R_HI, n)]
-    err = max(abs(r * horner_mp(coeffs, r) / (mp.log1p(r) * scale) - 1) for r in grid(R_LO, R_HI) if r != 0)
-    return coeffs, err
+def q16(v):
+    """v rounded to a multiple of 2^-16."""
+    return mp.nint(v * 2 ** 16) / 2 ** 16
 
 
-N_LOG = 6
-log_e, err_le = log_poly(mp.mpf(1), N_LOG)
-log_2, err_l2 = log_poly(1 / LN2, N_LOG)
-log_10, err_l10 = log_poly(1 / mp.log(10), N_LOG)
-for e in (err_le, err_l2, err_l10):
-    assert e < 2 ** -36, e
-logc = [-mp.log(c) for c in invc]
+logf = {}
+for name, base in LOGF.items():
+    lb = mp.log(base)
+    L = [-mp.log(c) / lb for c in invcf]
+    Lhi = [q16(v) for v in L]
+    Llo = [f32(a - b) for a, b in zip(L, Lhi)]
+    l2 = mp.log(2) / lb
+    l2hi = q16(l2)
+    l2lo = f32(l2 - l2hi)
+    c1h = f32(1 / lb)
+    P = f32_ls_poly(lambda r: mp.log1p(r) / (r * lb) - mp.mpf(c1h), 0, RF_LO, RF_HI, N_LOGF,
+                    lambda r: r * lb / mp.log1p(r))
+    err = max(abs(r * (c1h + horner_mp(P, r)) / (mp.log1p(r) / lb) - 1) for r in grid(RF_LO, RF_HI) if r != 0)
+    assert err < 2 ** -28, (name, err)
+    # Fast2Sum (s = hi + c1 r, t = (hi - s) + c1 r) needs |hi| >= |c1 r| where hi != 0 (k = 0).
+    for i in range(NTF):
+        if i != one_f[0]:
+            assert abs(L[i]) >= max(abs(mp.log1p(v)) / lb for v in rf_sub[i]) * MARGIN, (name, i)
+    logf[name] = (Lhi, Llo, l2hi, l2lo, c1h, P, err)
 
 
 def arr(name, ctype, vals, fmt, per_line=1):
@@ -252,69 +280,89 @@ emit("#pragma once\n\n#include <array>\n#include <cstdint>\n\n")
 emit("#ifndef ACCELMATH_COEFFS\n#if defined(__CUDACC__)\n#define ACCELMATH_COEFFS __host__ __device__ constexpr\n#else\n"
      "#define ACCELMATH_COEFFS constexpr\n#endif\n#endif\n\nnamespace accelmath::coeffs {\n\n")
 
-emit("// ---- exp family: x = (k / 2^kExpTableBits) log_b(2) + r, k = round(2^kExpTableBits x log2(b)) ----\n")
-emit(f"inline constexpr int kExpTableBits = {TB_EXP};\n")
-emit(f"// kExpShiftT = 1.5 2^(52 - kExpTableBits): t + kExpShiftT rounds t to a multiple of 2^-kExpTableBits,\n"
-     f"// k / {1 << TB_EXP}, held as the integer k in the low mantissa bits.\n")
-emit(f"inline constexpr double kExpShiftT = {hexd(mp.mpf(3) * 2 ** (51 - TB_EXP))};\n")
-emit(f"// T[j] = 2^(j / {1 << TB_EXP}) rounded to double, then j << {52 - TB_EXP} subtracted from its bits: adding the\n"
-     f"// bits k << {52 - TB_EXP} (= floor(k/{1 << TB_EXP}) << 52 + j << {52 - TB_EXP}, j = k mod {1 << TB_EXP}) gives 2^(k / {1 << TB_EXP}).\n")
+emit("// ---- exp, exp2, exp10 (float32 lanes): x = (k / N) log_b(2) + r, k = round(N x log2(b)), N = 2^TableBits ----\n")
+emit("// 1.5 * 2^23: t + kExpFShift rounds t to an integer k (ties to even) held in the low mantissa bits.\n")
+emit(f"inline constexpr float kExpFShift = {hexf(mp.mpf(3) * 2 ** 22)};\n")
+emit("inline constexpr uint32_t kExpFShiftBits = 0x4B400000u;  // its bits\n")
 
 
-def exp_table_entry(j):
+def f32_bits(v):
     import struct
-    v = float(mp.power(2, mp.mpf(j) / (1 << TB_EXP)))
-    b = struct.unpack("<Q", struct.pack("<d", v))[0] - (j << (52 - TB_EXP))
-    return struct.unpack("<d", struct.pack("<Q", b))[0]
+    return struct.unpack("<I", struct.pack("<f", v))[0]
 
 
-emit(arr("kExpTable", "double", [exp_table_entry(j) for j in range(1 << TB_EXP)], hexd, 2))
+def bits_f32(b):
+    import struct
+    return struct.unpack("<f", struct.pack("<I", b))[0]
+
+
+for tb in sorted({v[1] for v in EXPF.values()}):
+    NF = 1 << tb
+    exp_hi = [f32(mp.power(2, mp.mpf(j) / NF)) for j in range(NF)]
+    exp_s = [bits_f32(f32_bits(exp_hi[j]) - (j << (23 - tb))) for j in range(NF)]
+    exp_tau = [f32((mp.power(2, mp.mpf(j) / NF) - mp.mpf(exp_hi[j])) / mp.mpf(exp_hi[j])) for j in range(NF)]
+    emit(f"// kExpFScale{NF}[j]: 2^(j/{NF}) rounded to float32 (T_j), then j << {23 - tb} subtracted from its bits: adding\n"
+         f"// the bits k << {23 - tb} (= floor(k/{NF}) << 23 + j << {23 - tb}, j = k mod {NF}) gives 2^floor(k/{NF}) T_j.\n"
+         f"// kExpFTau{NF}[j]: (2^(j/{NF}) - T_j) / T_j rounded to float32."
+         + (f" Entries {NF}..15 repeat 0..{NF - 1} (a 16-lane permute\n// reads 4 index bits).\n" if NF < 16 else "\n"))
+    emit(arr(f"kExpFScale{NF}", "float", exp_s * (16 // NF), hexf, 4))
+    emit(arr(f"kExpFTau{NF}", "float", exp_tau * (16 // NF), hexf, 4))
+for name, (base, tb, n) in EXPF.items():
+    NF = 1 << tb
+    c, err, R = expf[name]
+    cc = LN2 / mp.log(base) / NF
+    chi = f32(cc)
+    clo = f32(cc - mp.mpf(chi))
+    hi, lo = thr[name]
+    emit(f"// {name.lower()}f: N = {NF}; N log2(b) (rounded); log_b(2)/N = CHi + CLo (CHi float32: x - k CHi is exact);\n"
+         f"// k in [FastMin, FastMax]: 2^floor(k/N) is a normal float (the exact path's range); the largest float32\n"
+         f"// x with a finite result, the smallest with a nonzero one; Q: b^r = 1 + r Q(r) on |r| <= {mp.nstr(R, 8)},\n"
+         f"// degree {len(c) - 1}, float32 coefficients, max relative error of 1 + r Q {mp.nstr(err, 3)} (2^{lg(err)}).\n")
+    emit(f"inline constexpr int k{name}FTableBits = {tb};\n")
+    emit(f"inline constexpr float k{name}FInvC = {hexf(f32(NF * mp.log(base, 2)))};\n")
+    emit(f"inline constexpr float k{name}FCHi = {hexf(chi)};\n")
+    emit(f"inline constexpr float k{name}FCLo = {hexf(clo) if clo != 0 else '0.0f'};\n")
+    emit(f"inline constexpr float k{name}FFastMin = {-126 << tb}.0f;\n")
+    emit(f"inline constexpr float k{name}FFastMax = {(128 << tb) - 1}.0f;\n")
+    emit(f"inline constexpr float k{name}FOverflow = {hexf(hi)};\n")
+    emit(f"inline constexpr float k{name}FUnderflow = {hexf(lo)};\n")
+    emit(arr(f"k{name}FPoly", "float", c, hexf))
+
+emit("\n// ---- expm1 (binary64 lanes): x = k ln 2 + r, k = round(x log2(e)) ----\n")
 emit("// 1.5 * 2^52: t + kExpShift rounds t to an integer (ties to even) held in the low mantissa bits.\n")
 emit(f"inline constexpr double kExpShift = {hexd(mp.mpf(3) * 2 ** 51)};\n")
 emit(f"inline constexpr double kExpLog2E = {hexd(1 / LN2)};    // log2(e)\n")
 emit(f"inline constexpr double kExpLn2 = {hexd(LN2)};       // ln(2)\n")
-emit(f"inline constexpr double kExp10Log2Of10 = {hexd(mp.log(10, 2))};  // log2(10)\n")
-emit(f"inline constexpr double kExp10Log10Of2 = {hexd(mp.log10(2))};  // log10(2)\n")
-for name, (hi, lo) in thr.items():
-    emit(f"// {name.lower()}f: largest float32 x with a finite result, smallest with a nonzero one.\n")
-    emit(f"inline constexpr double k{name}Overflow = {hexd(hi)};  // {hexf(hi)}\n")
-    emit(f"inline constexpr double k{name}Underflow = {hexd(lo)};  // {hexf(lo)}\n")
+emit(f"// expm1f: largest float32 x with a finite result (that of expf).\n")
+emit(f"inline constexpr double kExpm1Overflow = {hexd(thr['Exp'][0])};  // {hexf(thr['Exp'][0])}\n")
 emit(f"// expm1f: below this x the result is -1 (any x with e^x < 2^-25 would do); expm1 uses no table.\n")
 emit(f"inline constexpr double kExpm1MinusOne = {hexd(EXPM1_LO)};\n")
-for name, c, err, R in (("kExpPoly", exp_e, err_e, R_e), ("kExp2Poly", exp_2, err_2, R_2),
-                        ("kExp10Poly", exp_10, err_10, R_10)):
-    emit(f"// {name}: b^r = 1 + r Q(r) on |r| <= {mp.nstr(R, 8)}, Q of degree {len(c) - 1}; max relative error of 1 + r Q "
-         f"{mp.nstr(err, 3)} (2^{lg(err)}).\n")
-    emit(arr(name, "double", c, hexd))
 emit(f"// kExpm1Poly: expm1(r) = r P(r) on |r| <= {mp.nstr(R_m1, 8)}, degree {len(expm1_c) - 1}; max relative "
      f"error of r P(r) {mp.nstr(err_m1, 3)} (2^{lg(err_m1)}).\n")
 emit(arr("kExpm1Poly", "double", expm1_c, hexd))
 
-emit(f"\n// ---- log family: x = 2^k z, z in [kLogOff, 2 kLogOff) as bit patterns, {NT} subintervals ----\n")
-emit(f"inline constexpr int kLogTableBits = {TB};\n")
-emit(f"inline constexpr uint64_t kLogOff = 0x{OFF:016X}ull;  // {mp.nstr(bits_to_mp(OFF), 10)}\n")
-emit(f"// 1.0 - kLogOff as bit patterns: bits(x) + this = (k + 1023) << 52 | offset mantissa.\n")
-emit(f"inline constexpr uint64_t kLogOneMinusOff = 0x{ONE - OFF:016X}ull;\n")
-emit(f"inline constexpr double kLogLn2 = {hexd(LN2)};\n")
-emit(f"inline constexpr double kLogLog10Of2 = {hexd(mp.log10(2))};\n")
-emit(f"// invc_i rounded to {INVC_BITS + 1} significant bits; invc = 1 for subinterval {one_index[0]}. "
-     f"r = z invc - 1 in [{mp.nstr(r_lo, 6)}, {mp.nstr(r_hi, 6)}].\n")
-emit(arr("kLogInvC", "double", invc, hexd, 2))
-emit(f"// That subinterval is [1 - {hexd(1 - ONE_LO)}, 1 + {hexd(ONE_HI - 1)}): log1p takes r = x where |x| < this.\n")
-emit(f"inline constexpr double kLog1pNearZero = {hexd(NEAR_ZERO)};\n")
-
-
-def hexd_logc(v):
-    return "-0x0.0p+0" if v == 0 else hexd(v)  # log(1/1) as -0.0
-
-
-for name, b in (("kLogLogC", mp.e), ("kLog2LogC", mp.mpf(2)), ("kLog10LogC", mp.mpf(10))):
-    emit(f"// {name}: log_b(1 / invc_i), b = {mp.nstr(b, 6)}, rounded to double (-0.0 where invc = 1).\n")
-    emit(arr(name, "double", [c / mp.log(b) for c in logc], hexd_logc, 2))
-for name, c, err in (("kLogPoly", log_e, err_le), ("kLog2Poly", log_2, err_l2), ("kLog10Poly", log_10, err_l10)):
-    emit(f"// {name}: log_b(1 + r) = r P(r) on r in [{mp.nstr(R_LO, 6)}, {mp.nstr(R_HI, 6)}], degree {len(c) - 1}; "
-         f"max relative error {mp.nstr(err, 3)} (2^{lg(err)}).\n")
-    emit(arr(name, "double", c, hexd))
+emit(f"\n// ---- log, log2, log10, log1p (float32 lanes): x = 2^k z, z in [kLogFOff, 2 kLogFOff) as bit patterns, {NTF} subintervals ----\n")
+emit(f"inline constexpr int kLogFTableBits = {TBF};\n")
+emit(f"inline constexpr uint32_t kLogFOff = 0x{OFFF:08X}u;  // {mp.nstr(fbits_to_mp(OFFF), 10)}\n")
+emit(f"// invc_i: 1 / (midpoint of subinterval i) rounded to {INVCF_BITS} significant bits (1 for subinterval {one_f[0]}), so\n"
+     f"// r = z invc - 1 is exact; r in [{mp.nstr(rf_lo, 6)}, {mp.nstr(rf_hi, 6)}].\n")
+emit(arr("kLogFInvC", "float", invcf, hexf, 4))
+ONEF_LO, ONEF_HI = fbits_to_mp(OFFF + one_f[0] * WF), fbits_to_mp(OFFF + (one_f[0] + 1) * WF)
+emit(f"// kLogFInvC1: invc_i, but 0 for subinterval {one_f[0]}, [1 - {hexf(1 - ONEF_LO)}, 1 + {hexf(ONEF_HI - 1)}) (log1p: r = x there).\n")
+emit(arr("kLogFInvC1", "float", [0 if i == one_f[0] else c for i, c in enumerate(invcf)], hexf, 4))
+emit(f"// 2^128 kLogFOff: the smallest float32 u with k = 128 (log1p's correction path needs k <= 127).\n")
+emit(f"inline constexpr float kLogFLog1pBig = {hexf(fbits_to_mp(OFFF + (128 << 23)))};\n")
+emit(f"inline constexpr uint32_t kLogFLog1pBigBits = 0x{OFFF + (128 << 23):08X}u;  // its bits\n")
+for name, (Lhi, Llo, l2hi, l2lo, c1h, P, err) in logf.items():
+    emit(f"// {name.lower()}f: log_b(1 / invc_i) = Hi + Lo (Hi a multiple of 2^-16), log_b(2) = L2Hi (a multiple of\n"
+         f"// 2^-16) + L2Lo, C1 = 1/ln(b) rounded, and P: log_b(1 + r) = r (C1 + P(r)) on r in [{mp.nstr(RF_LO, 6)}, {mp.nstr(RF_HI, 6)}],\n"
+         f"// degree {len(P) - 1}, float32 coefficients; max relative error {mp.nstr(err, 3)} (2^{lg(err)}).\n")
+    emit(arr(f"k{name}FHi", "float", Lhi, hexf, 4))
+    emit(arr(f"k{name}FLo", "float", Llo, hexf, 4))
+    emit(f"inline constexpr float k{name}FL2Hi = {hexf(l2hi)};\n")
+    emit(f"inline constexpr float k{name}FL2Lo = {hexf(l2lo)};\n")
+    emit(f"inline constexpr float k{name}FC1 = {hexf(c1h)};\n")
+    emit(arr(f"k{name}FPoly", "float", P, hexf))
 emit("\n}  // namespace accelmath::coeffs\n")
 
 sys.stdout.write("".join(out))

@@ -242,4 +242,35 @@ ACCELMATH_COEFFS std::array<float, 5> kLogFPoly() {
       0x1.97db28p-3f}};
 }
 
+// ---- log alone (float32 lanes): x = 2^(E - 127) m, q = bits(x) >> 20 = 8 E + i, 8 subintervals of m in [1, 2) ----
+// invc_i (exact r = m invc - 1 in [-0.0625, 0.125]); L2Hi + L2Lo = ln(2)/8 (L2Hi a multiple of
+// 2^-17, 13 bits; L2Lo 14 bits); T_i + U_i = ln(1 / invc_i) - (1016 + i) ln(2)/8 (T_i a multiple of 2^-17); P:
+// ln(1 + r) = r (1 + P(r)), degree 5, float32 coefficients; max relative error 2.87e-9 (2^-28.38).
+ACCELMATH_COEFFS std::array<float, 8> kLogF8InvC() {
+  return {{
+      0x1p+0f, 0x1.bp-1f, 0x1.8p-1f, 0x1.6p-1f,
+      0x1.4p-1f, 0x1.3p-1f, 0x1.2p-1f, 0x1p-1f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kLogF8T() {
+  return {{
+      -0x1.60223p+6f, -0x1.5fcceep+6f, -0x1.5fad0cp+6f, -0x1.5facaep+6f,
+      -0x1.5fa3dp+6f, -0x1.5fc802p+6f, -0x1.5fe96p+6f, -0x1.5fc976p+6f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kLogF8U() {
+  return {{
+      0x1.e437fp-9f, 0x1.e3b3ap-9f, 0x1.e43c7ep-9f, 0x1.e577d4p-9f,
+      0x1.e670cap-9f, 0x1.e60828p-9f, 0x1.e7351p-9f, 0x1.e3bdeep-9f}};
+}
+inline constexpr float kLogF8L2Hi = 0x1.62e8p-4f;
+inline constexpr float kLogF8L2Lo = -0x1.e808p-19f;
+ACCELMATH_COEFFS std::array<float, 6> kLogF8Poly() {
+  return {{
+      -0x1.48fe3ep-30f,
+      -0x1.fffff6p-2f,
+      0x1.5555f2p-2f,
+      -0x1.002152p-2f,
+      0x1.9967e6p-3f,
+      -0x1.25ebdap-3f}};
+}
+
 }  // namespace accelmath::coeffs

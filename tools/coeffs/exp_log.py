@@ -261,6 +261,69 @@ for name, base in LOGF.items():
     logf[name] = (Lhi, Llo, l2hi, l2lo, c1h, P, err)
 
 
+# --- log (ln) alone, float32 lanes: 8 subintervals (one vpermps per lookup on AVX2) ----------------------------
+# x = 2^(E - 127) m, m in [1, 2) (E the biased exponent field); q = bits(x) >> 20 = 8 E + i, i the top 3
+# bits of the mantissa field: subinterval [1 + i/8, 1 + (i + 1)/8) of m. invc_i ~ 1/(its midpoint),
+# 1 for i = 0 and 1/2 for i = 7 (x in [1, 1.125) and [0.9375, 1): hi = lo = 0 there), chosen so that
+# r = m invc_i - 1 is exact and, for the x near 1 (E = 127 or 126), |ln(1 + r)| < 2^floor(log2 |ln x|):
+# the rounding of r + r P(r) + lo then costs at most 1/4 ulp of ln x.
+# ln x = hi + (r + (r P(r) + lo)), hi = q L2Hi + T_i (exact: q < 2^11 and L2Hi has 13 bits, all multiples
+# of 2^-17 below 2^7), lo = q L2Lo + U_i, L2Hi + L2Lo = ln(2)/8, T_i + U_i = ln(1/invc_i) - (1016 + i) ln(2)/8.
+TB8 = 3
+NT8 = 1 << TB8
+
+
+def log8_ok(i, c):
+    lo, hi = 1 + mp.mpf(i) / NT8, 1 + mp.mpf(i + 1) / NT8 - mp.mpf(2) ** -23
+    g = mp.mpf(1)
+    while mp.floor(c / g) * g != c:
+        g /= 2
+    for m in [lo + (hi - lo) * j / 512 for j in range(513)]:
+        r = m * c - 1
+        if abs(r) >= 2 * g:         # m c a multiple of 2^-23 g: r exact below 2^24 2^-23 g
+            return False
+        for e in (0, -1):
+            if (i, e) in ((0, 0), (NT8 - 1, -1)):
+                continue  # around 1: hi = lo = 0, ln x = r + r P(r) rounded once
+            y = e * LN2 + mp.log(m)
+            if abs(mp.log1p(r)) * (1 + mp.mpf(2) ** -7) >= mp.mpf(2) ** mp.floor(mp.log(abs(y), 2)):
+                return False
+    return True
+
+
+invc8, r8_lo, r8_hi = [], mp.mpf(0), mp.mpf(0)
+for i in range(NT8):
+    lo, hi = 1 + mp.mpf(i) / NT8, 1 + mp.mpf(i + 1) / NT8
+    if i == 0:
+        c = mp.mpf(1)
+    elif i == NT8 - 1:
+        c = mp.mpf(1) / 2
+    else:
+        cands = [mp.mpf(j) / 32 for j in range(16, 33)]
+        cands = [c for c in cands if log8_ok(i, c)]
+        c = min(cands, key=lambda c: max(abs(lo * c - 1), abs(hi * c - 1)))
+    assert log8_ok(i, c), i
+    invc8.append(c)
+    r8_lo, r8_hi = min(r8_lo, lo * c - 1), max(r8_hi, hi * c - 1)
+R8_LO, R8_HI = r8_lo * MARGIN, r8_hi * MARGIN
+L2HI8 = mp.nint(LN2 / 8 * 2 ** 17) / 2 ** 17  # 13 bits
+L2LO8 = LN2 / 8 - L2HI8
+with mp.workprec(14):
+    L2LO8 = +L2LO8
+assert abs(LN2 / 8 - L2HI8 - L2LO8) < mp.mpf(2) ** -37  # 8 (E - 127) (ln(2)/8 - L2Hi - L2Lo): negligible  # 14 bits: (1016 + i) L2Lo is exact for the two subintervals around 1
+L8hi = [mp.mpf(0)] + [q16(-mp.log(c)) for c in invc8[1:NT8 - 1]] + [8 * L2HI8]
+L8lo = [mp.mpf(0)] + [-mp.log(c) - h for c, h in zip(invc8[1:NT8 - 1], L8hi[1:NT8 - 1])] + [8 * L2LO8]
+T8 = [h - (1016 + i) * L2HI8 for i, h in enumerate(L8hi)]
+U8 = [f32(l - (1016 + i) * L2LO8) for i, l in enumerate(L8lo)]
+for i in (0, NT8 - 1):
+    assert U8[i] == L8lo[i] - (1016 + i) * L2LO8 and f32(T8[i]) == T8[i]
+for t in T8:
+    assert f32(t) == t and t * 2 ** 17 == mp.floor(t * 2 ** 17)
+N_LOGF8 = 6
+P8 = f32_ls_poly(lambda r: mp.log1p(r) / r - 1, 0, R8_LO, R8_HI, N_LOGF8, lambda r: r / mp.log1p(r))
+err8 = max(abs(r * (1 + horner_mp(P8, r)) / mp.log1p(r) - 1) for r in grid(R8_LO, R8_HI) if r != 0)
+assert err8 < 2 ** -27, err8
+
 def arr(name, ctype, vals, fmt, per_line=1):
     body = ",\n".join("      " + ", ".join(fmt(v) for v in vals[i:i + per_line])
                       for i in range(0, len(vals), per_line))
@@ -363,6 +426,16 @@ for name, (Lhi, Llo, l2hi, l2lo, c1h, P, err) in logf.items():
     emit(f"inline constexpr float k{name}FL2Lo = {hexf(l2lo)};\n")
     emit(f"inline constexpr float k{name}FC1 = {hexf(c1h)};\n")
     emit(arr(f"k{name}FPoly", "float", P, hexf))
+emit(f"\n// ---- log alone (float32 lanes): x = 2^(E - 127) m, q = bits(x) >> 20 = 8 E + i, {NT8} subintervals of m in [1, 2) ----\n")
+emit(f"// invc_i (exact r = m invc - 1 in [{mp.nstr(r8_lo, 6)}, {mp.nstr(r8_hi, 6)}]); L2Hi + L2Lo = ln(2)/8 (L2Hi a multiple of\n"
+     f"// 2^-17, 13 bits; L2Lo 14 bits); T_i + U_i = ln(1 / invc_i) - (1016 + i) ln(2)/8 (T_i a multiple of 2^-17); P:\n"
+     f"// ln(1 + r) = r (1 + P(r)), degree {len(P8) - 1}, float32 coefficients; max relative error {mp.nstr(err8, 3)} (2^{lg(err8)}).\n")
+emit(arr("kLogF8InvC", "float", invc8, hexf, 4))
+emit(arr("kLogF8T", "float", T8, hexf, 4))
+emit(arr("kLogF8U", "float", U8, hexf, 4))
+emit(f"inline constexpr float kLogF8L2Hi = {hexf(L2HI8)};\n")
+emit(f"inline constexpr float kLogF8L2Lo = {hexf(L2LO8)};\n")
+emit(arr("kLogF8Poly", "float", P8, hexf))
 emit("\n}  // namespace accelmath::coeffs\n")
 
 sys.stdout.write("".join(out))

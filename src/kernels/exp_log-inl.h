@@ -172,6 +172,7 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpF(D d, V x, float inv_c, float c_
 }
 
 // ---- log family (log, log2, log10, log1p) in float32 lanes ---------------------------------------
+// LogFCore (log2, log10: 16 subintervals) and LogF8Core (ln, log1p: 8 subintervals, below).
 // log_b x for a positive normal float32 x (x 2^-23 with kadj = -23 for subnormal x), as
 // x = 2^k z, z in [kLogFOff, 2 kLogFOff) (bit fields: k from the exponent field of
 // bits(x) - bits(kLogFOff), z from its mantissa field); the top 4 bits of that mantissa field pick
@@ -181,23 +182,16 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpF(D d, V x, float inv_c, float c_
 // (bh = c1 r rounded, bl = c1 r - bh; s = hi + bh, t = hi + bh - s by Fast2Sum: |hi| >= |bh|
 // wherever hi != 0, asserted by the generator), lo = k log_b(2)_lo + Llo_i + (t + bl) + r P(r);
 // the result s + lo is the one rounding that matters: every other error is below 2^-28
-// relative. log (c1 = 1): bh = r, bl = 0.
-// kMode 0: x as is (aux unused); 1: k += aux (subnormal x scaled by 2^23, aux = -23); 2 (log1p):
-// x = u = 1 + x' rounded, aux = c = 1 + x' - u (exactly where it matters), |c| <= ulp(u). On the
-// subinterval around 1 (z in [1 - 2^-6, 1 + 2^-5), invc = 1), r = (z - 1) + c 2^-k by one fma
-// (kLogFInvC1 is 0 there, so invc - kLogFInvC1 is 1 there and 0 elsewhere): for k = 0 exactly x',
-// so tiny and subnormal x' give x'; no correction there. Elsewhere (|ln(1 + x')| > 2^-6)
-// ln(u + c) = ln u + c/u (1 + O(2^-23)), c/u = c 2^-k invc_i/(1 + r) = c 2^-k invc_i (1 - r)
-// (1 + O(r^2)), added to lo as (c 2^-k) (invc_i - r invc_i) (errors below 2^-32 relative to the
-// result).
+// relative.
+// kMode 0: x as is (aux unused); 1: k += aux (subnormal x scaled by 2^23, aux = -23).
 template <int kBase, int kMode, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogFCore(D d, V x, V aux) {
   constexpr int kMant = kernels::FloatBits<float>::kMantissaBits;
   static constexpr auto kInvC = coeffs::kLogFInvC();
-  static constexpr auto kHi = kBase == 2 ? coeffs::kLog2FHi() : kBase == 10 ? coeffs::kLog10FHi() : coeffs::kLogFHi();
-  static constexpr auto kLo = kBase == 2 ? coeffs::kLog2FLo() : kBase == 10 ? coeffs::kLog10FLo() : coeffs::kLogFLo();
-  static constexpr auto kPoly =
-      kBase == 2 ? coeffs::kLog2FPoly() : kBase == 10 ? coeffs::kLog10FPoly() : coeffs::kLogFPoly();
+  static_assert(kBase == 2 || kBase == 10, "ln and log1p use LogF8Core");
+  static constexpr auto kHi = kBase == 2 ? coeffs::kLog2FHi() : coeffs::kLog10FHi();
+  static constexpr auto kLo = kBase == 2 ? coeffs::kLog2FLo() : coeffs::kLog10FLo();
+  static constexpr auto kPoly = kBase == 2 ? coeffs::kLog2FPoly() : coeffs::kLog10FPoly();
   const RebindToUnsigned<D> du;
   const RebindToSigned<D> di;
   const auto tmp = Sub(BitCast(du, x), Set(du, coeffs::kLogFOff));
@@ -207,43 +201,22 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogFCore(D d, V x, V aux) {
   const V z = BitCast(d, Add(zmant, Set(du, coeffs::kLogFOff)));
   const auto idx = ShiftRight<kMant - coeffs::kLogFTableBits>(tmp);
   const V invc = LookupF<coeffs::kLogFTableBits>(d, kInvC, idx);
-  V r = MulSub(z, invc, Set(d, 1.0f));
-  V invc_c = invc, cs = aux;
-  if constexpr (kMode == 2) {
-    // 2^-k: bits(1) - (k << 23), k << 23 = tmp - zmant; k <= 127 (Log1pF sends u >= 2^127 kLogFOff,
-    // k = 128, whose 2^-k would be -inf here, to kMode 0); k = 127 gives +0, harmless.
-    const V scale = BitCast(d, Sub(Set(du, uint32_t{0x3F800000}), Sub(tmp, zmant)));
-    cs = Mul(aux, scale);
-    // On the subinterval around 1: r = (z - 1) + c 2^-k (exactly x' for k = 0; for k != 0,
-    // |result| > 0.6 and the rounding of r is negligible), and invc_c = 0 (no correction).
-    static constexpr auto kInvC1 = coeffs::kLogFInvC1();
-    invc_c = LookupF<coeffs::kLogFTableBits>(d, kInvC1, idx);
-    r = MulAdd(Sub(invc, invc_c), cs, r);
-  }
+  const V r = MulSub(z, invc, Set(d, 1.0f));
   const V lhi = LookupF<coeffs::kLogFTableBits>(d, kHi, idx);
   V lo = LookupF<coeffs::kLogFTableBits>(d, kLo, idx);
   V hi;
   if constexpr (kBase == 2) {
     hi = Add(kf, lhi);
   } else {
-    constexpr float l2hi = kBase == 10 ? coeffs::kLog10FL2Hi : coeffs::kLogFL2Hi;
-    constexpr float l2lo = kBase == 10 ? coeffs::kLog10FL2Lo : coeffs::kLogFL2Lo;
-    hi = MulAdd(kf, Set(d, l2hi), lhi);
-    lo = MulAdd(kf, Set(d, l2lo), lo);
+    hi = MulAdd(kf, Set(d, coeffs::kLog10FL2Hi), lhi);
+    lo = MulAdd(kf, Set(d, coeffs::kLog10FL2Lo), lo);
   }
-  if constexpr (kMode == 2) lo = MulAdd(cs, NegMulAdd(r, invc_c, invc_c), lo);
   // sum = hi + bh (bh = c1 r rounded), hi - sum exact (Fast2Sum), c1 r + (hi - sum) by one fma:
   // bl + t exactly before its rounding, a value below ulp(sum) (its rounding is negligible).
-  if constexpr (kBase == 0) {
-    const V sum = Add(hi, r);
-    lo = Add(lo, Add(Sub(hi, sum), r));
-    return Add(sum, MulAdd(r, Horner(d, r, kPoly), lo));
-  } else {
-    const V c1 = Set(d, kBase == 2 ? coeffs::kLog2FC1 : coeffs::kLog10FC1);
-    const V sum = Add(hi, Mul(r, c1));
-    lo = Add(lo, MulAdd(r, c1, Sub(hi, sum)));
-    return Add(sum, MulAdd(r, Horner(d, r, kPoly), lo));
-  }
+  const V c1 = Set(d, kBase == 2 ? coeffs::kLog2FC1 : coeffs::kLog10FC1);
+  const V sum = Add(hi, Mul(r, c1));
+  lo = Add(lo, MulAdd(r, c1, Sub(hi, sum)));
+  return Add(sum, MulAdd(r, Horner(d, r, kPoly), lo));
 }
 
 // The whole of log_b on float32 lanes: LogFCore where every lane is a positive normal float
@@ -265,32 +238,6 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogF(D d, V x) {
   const V inf = Set(d, std::numeric_limits<float>::infinity());
   const V nan = Set(d, std::numeric_limits<float>::quiet_NaN());
   y = IfThenElse(Gt(x, Zero(d)), y, IfThenElse(Eq(x, Zero(d)), Neg(inf), nan));
-  return IfThenElse(Lt(x, inf), y, Add(x, x));
-}
-
-// ln(1 + x) on float32 lanes: u = 1 + x (rounded), c = x - (u - 1) (exact: Fast2Sum for |x| <= 1;
-// for 1 < x < 2^24, u - 1 is exact and close to x; beyond, c is off by at most ulp(u), a weight
-// below 2^-27 relative in the result; 0 for x >= 2^25), LogFCore on u with c. Valid where
-// -1 < x < 2^128 kLogFOff (tested once per vector: u is then a positive normal float with
-// k <= 127); otherwise larger finite x take ln u (kMode 0), x = -1 -> -inf, x < -1 (also -inf)
-// -> NaN, +inf -> +inf, NaN -> NaN (x + x). The result takes the sign bit of x (it has
-// that sign anyway, and -0 gives -0).
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Log1pF(D d, V x) {
-  const RebindToUnsigned<D> du;
-  const V one = Set(d, 1.0f);
-  const V u = Add(x, one);
-  V y = LogFCore<0, 2>(d, u, Sub(x, Sub(u, one)));
-  y = BitCast(d, OrAnd(BitCast(du, y), BitCast(du, x), Set(du, uint32_t{0x80000000})));
-  // -1 < x < 2^128 kLogFOff <=> 0 < u < 2^128 kLogFOff (x > -1 gives u >= 2^-24), on the bits.
-  const auto ubits = BitCast(du, u);
-  if (AllTrue(du, Lt(Sub(ubits, Set(du, uint32_t{1})), Set(du, coeffs::kLogFLog1pBigBits - 1)))) return y;
-  // x >= 2^128 kLogFOff (k = 128): c = 0 there, ln u alone.
-  const V minus_one = Neg(one);
-  y = IfThenElse(Lt(x, Set(d, coeffs::kLogFLog1pBig)), y, LogFCore<0, 0>(d, u, u));
-  const V inf = Set(d, std::numeric_limits<float>::infinity());
-  const V nan = Set(d, std::numeric_limits<float>::quiet_NaN());
-  y = IfThenElse(Gt(x, minus_one), y, IfThenElse(Eq(x, minus_one), Neg(inf), nan));
   return IfThenElse(Lt(x, inf), y, Add(x, x));
 }
 
@@ -341,6 +288,56 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogF8(D d, V x) {
   const V inf = Set(d, std::numeric_limits<float>::infinity());
   const V nan = Set(d, std::numeric_limits<float>::quiet_NaN());
   y = IfThenElse(Gt(x, Zero(d)), y, IfThenElse(Eq(x, Zero(d)), Neg(inf), nan));
+  return IfThenElse(Lt(x, inf), y, Add(x, x));
+}
+
+// ln(1 + x) on float32 lanes with the LogF8Core reduction (Log1p): u = 1 + x rounded,
+// c = x - (u - 1) (exact for |x| <= 1 by Fast2Sum; for 1 < x < 2^24, u - 1 is exact and close to
+// x; beyond, c is off by at most ulp(u), a weight below 2^-27 relative in the result; 0 for
+// x >= 2^25). u = 2^(E - 127) m, q, invc_i, hi, lo as LogF8Core; r0 = m invc_i - 1 (exact) and
+// cs = c 2^(127 - E) (exact; 2^(127 - E) has bits 0x7F000000 - (bits(u) & 0x7F800000), +0 for
+// E = 254, where c = 0). Then (1 + x) 2^(127 - E) invc_i = 1 + r0 + cs invc_i exactly, so
+// r = r0 + cs invc_i rounded (one fma) and ln(1 + x) = hi + lo + ln(1 + r) + e, e = r0 + cs invc_i
+// - r = fma(cs, invc_i, r0 - r) (r0 - r exact wherever e matters) added to lo; the result is
+// hi + (r + (r P(r) + lo)) as LogF8Core. Around 1 (E = 127, i = 0: invc = 1, cs = c; E = 126,
+// i = 7: invc = 1/2, cs = 2c; there hi = lo = 0) r = (u - 1) + c = x exactly and e = 0, so the
+// result is x + x P(x) rounded once: tiny and subnormal x give x. Valid where u is a positive
+// normal finite float (-1 < x < +inf; tested once per vector as in LogF8); otherwise x = -1 -> -inf,
+// x < -1 (also -inf) -> NaN, +inf -> +inf, NaN -> NaN (x + x). The sign bit of x is or-ed into the
+// result (it has that sign anyway; -0 gives -0).
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Log1pF8(D d, V x) {
+  static constexpr std::array<float, 16> kInvC = Twice8(coeffs::kLogF8InvC());
+  static constexpr std::array<float, 16> kT = Twice8(coeffs::kLogF8T());
+  static constexpr std::array<float, 16> kU = Twice8(coeffs::kLogF8U());
+  constexpr int kMant = kernels::FloatBits<float>::kMantissaBits;
+  const RebindToUnsigned<D> du;
+  const RebindToSigned<D> di;
+  const V one = Set(d, 1.0f);
+  const V u = Add(x, one);
+  const V c = Sub(x, Sub(u, one));
+  const auto bits = BitCast(du, u);
+  const auto q = ShiftRight<kMant - 3>(bits);
+  const V qf = ConvertTo(d, BitCast(di, q));
+  const V m = BitCast(d, Or(And(bits, Set(du, (uint32_t{1} << kMant) - 1)), Set(du, uint32_t{0x3F800000u})));
+  const V scale = BitCast(d, Sub(Set(du, uint32_t{0x7F000000u}), And(bits, Set(du, uint32_t{0x7F800000u}))));
+  const V invc = LookupF<3>(d, kInvC, q);
+  const V t = LookupF<3>(d, kT, q);
+  const V tu = LookupF<3>(d, kU, q);
+  const V r0 = MulSub(m, invc, one);
+  const V cs = Mul(c, scale);
+  const V r = MulAdd(cs, invc, r0);
+  const V hi = MulAdd(qf, Set(d, coeffs::kLogF8L2Hi), t);
+  V lo = MulAdd(qf, Set(d, coeffs::kLogF8L2Lo), tu);
+  lo = Add(lo, MulAdd(cs, invc, Sub(r0, r)));
+  V y = Add(hi, Add(r, MulAdd(r, Horner(d, r, coeffs::kLogF8Poly()), lo)));
+  y = BitCast(d, OrAnd(BitCast(du, y), BitCast(du, x), Set(du, uint32_t{0x80000000})));
+  const auto biased = BitCast(di, Add(bits, Set(du, uint32_t{0x7F800000u})));
+  if (AllTrue(di, Lt(biased, Set(di, int32_t{-0x01000000})))) return y;
+  const V minus_one = Neg(one);
+  const V inf = Set(d, std::numeric_limits<float>::infinity());
+  const V nan = Set(d, std::numeric_limits<float>::quiet_NaN());
+  y = IfThenElse(Gt(x, minus_one), y, IfThenElse(Eq(x, minus_one), Neg(inf), nan));
   return IfThenElse(Lt(x, inf), y, Add(x, x));
 }
 
@@ -453,20 +450,19 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Log10(D d, V x) {
   return exp_log_impl::LogF<10>(d, x);
 }
 
-// Log1p(d, x) = ln(1 + x), float32 lanes (Log1pF).
-//   u = 1 + x rounded, c = 1 + x - u exactly; ln(1 + x) = ln u + c/u: ln u as Log (LogFCore, the
-//   same tables, kLogFPoly), c/u = c 2^-k invc_i (1 - r) added to the low part. Near 0 (u in the
-//   subinterval [1 - 2^-6, 1 + 2^-5) around 1: k = 0, invc = 1) r = (u - 1) + c = x exactly and
-//   no correction (kLogFInvC1), so tiny and subnormal x give x (for k != 0 in that subinterval,
-//   r = (z - 1) + c 2^-k rounded, negligible there); the sign bit of x is or-ed into
-//   the result (-0 gives -0). Regions: -1 < x < 2^127 1.40625 (tested once per vector); larger
-//   finite x take ln u alone (c = 0 there).
+// Log1p(d, x) = ln(1 + x), float32 lanes (Log1pF8).
+//   u = 1 + x rounded, c = x - (u - 1) (exact where it matters); u = 2^(E - 127) m reduced as Log
+//   (LogF8Core: q = bits(u) >> 20, 8 subintervals, kLogF8InvC/T/U, kLogF8Poly), with
+//   c 2^(127 - E) invc_i folded into r by one fma (1 + r is then (1 + x) 2^(127 - E) invc_i up to
+//   that rounding) and the rounding error of that fma added to the low part. Around 1 (hi = lo = 0)
+//   r = x exactly, so tiny and subnormal x give x; the sign bit of x is or-ed into the result (-0
+//   gives -0). Regions: -1 < x < +inf (tested once per vector), one path for all of it.
 //   Specials: x = -1 -> -inf; x < -1 (also -inf) -> NaN; +inf -> +inf; NaN -> NaN; +-0 -> +-0.
-//   Measured: max 0.627480 ulp at x = -0x1.06645ep-6; 99.936% correctly rounded
+//   Measured: max 0.776856 ulp at x = -0x1.2210acp-4; 99.746% correctly rounded
 //   (`accelmath sweep log1p --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Log1p(D d, V x) {
-  return exp_log_impl::Log1pF(d, x);
+  return exp_log_impl::Log1pF8(d, x);
 }
 
 }  // namespace accelmath::ACCELMATH_KNS

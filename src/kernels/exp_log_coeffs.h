@@ -134,7 +134,7 @@ ACCELMATH_COEFFS std::array<double, 8> kExpm1Poly() {
       0x1.a113900e06879p-16}};
 }
 
-// ---- log, log2, log10, log1p (float32 lanes): x = 2^k z, z in [kLogFOff, 2 kLogFOff) as bit patterns, 16 subintervals ----
+// ---- log2, log10 (float32 lanes): x = 2^k z, z in [kLogFOff, 2 kLogFOff) as bit patterns, 16 subintervals ----
 inline constexpr int kLogFTableBits = 4;
 inline constexpr uint32_t kLogFOff = 0x3F340000u;  // 0.703125
 // invc_i: 1 / (midpoint of subinterval i) rounded to 5 significant bits (1 for subinterval 9), so
@@ -146,17 +146,6 @@ ACCELMATH_COEFFS std::array<float, 16> kLogFInvC() {
       0x1.1p+0f, 0x1p+0f, 0x1.ep-1f, 0x1.cp-1f,
       0x1.bp-1f, 0x1.ap-1f, 0x1.8p-1f, 0x1.7p-1f}};
 }
-// kLogFInvC1: invc_i, but 0 for subinterval 9, [1 - 0x1p-6f, 1 + 0x1p-5f) (log1p: r = x there).
-ACCELMATH_COEFFS std::array<float, 16> kLogFInvC1() {
-  return {{
-      0x1.6p+0f, 0x1.5p+0f, 0x1.4p+0f, 0x1.4p+0f,
-      0x1.3p+0f, 0x1.2p+0f, 0x1.2p+0f, 0x1.1p+0f,
-      0x1.1p+0f, 0x0p+0f, 0x1.ep-1f, 0x1.cp-1f,
-      0x1.bp-1f, 0x1.ap-1f, 0x1.8p-1f, 0x1.7p-1f}};
-}
-// 2^128 kLogFOff: the smallest float32 u with k = 128 (log1p's correction path needs k <= 127).
-inline constexpr float kLogFLog1pBig = 0x1.68p+127f;
-inline constexpr uint32_t kLogFLog1pBigBits = 0x7F340000u;  // its bits
 // log2f: log_b(1 / invc_i) = Hi + Lo (Hi a multiple of 2^-16), log_b(2) = L2Hi (a multiple of
 // 2^-16) + L2Lo, C1 = 1/ln(b) rounded, and P: log_b(1 + r) = r (C1 + P(r)) on r in [-0.0430107, 0.0459432],
 // degree 4, float32 coefficients; max relative error 1.97e-9 (2^-28.92).
@@ -212,34 +201,6 @@ ACCELMATH_COEFFS std::array<float, 5> kLog10FPoly() {
       0x1.287ad8p-3f,
       -0x1.bd6fc4p-4f,
       0x1.622c1p-4f}};
-}
-// logf: log_b(1 / invc_i) = Hi + Lo (Hi a multiple of 2^-16), log_b(2) = L2Hi (a multiple of
-// 2^-16) + L2Lo, C1 = 1/ln(b) rounded, and P: log_b(1 + r) = r (C1 + P(r)) on r in [-0.0430107, 0.0459432],
-// degree 4, float32 coefficients; max relative error 1.91e-9 (2^-28.96).
-ACCELMATH_COEFFS std::array<float, 16> kLogFHi() {
-  return {{
-      -0x1.4618p-2f, -0x1.1674p-2f, -0x1.c9p-3f, -0x1.c9p-3f,
-      -0x1.5ffp-3f, -0x1.e27p-4f, -0x1.e27p-4f, -0x1.f0ap-5f,
-      -0x1.f0ap-5f, 0x0p+0f, 0x1.086p-4f, 0x1.1178p-3f,
-      0x1.5bf8p-3f, 0x1.a94p-3f, 0x1.2698p-2f, 0x1.522cp-2f}};
-}
-ACCELMATH_COEFFS std::array<float, 16> kLogFLo() {
-  return {{
-      -0x1.78438cp-19f, -0x1.cababap-18f, 0x1.070cacp-20f, 0x1.070cacp-20f,
-      -0x1.83853cp-18f, -0x1.db8abcp-22f, -0x1.db8abcp-22f, -0x1.86008cp-20f,
-      -0x1.86008cp-20f, 0x0p+0f, -0x1.9d2988p-18f, 0x1.d044fcp-20f,
-      -0x1.fca55ep-18f, -0x1.2c3752p-19f, -0x1.deecb2p-18f, -0x1.1f8c76p-18f}};
-}
-inline constexpr float kLogFL2Hi = 0x1.62e4p-1f;
-inline constexpr float kLogFL2Lo = 0x1.7f7d1cp-20f;
-inline constexpr float kLogFC1 = 0x1p+0f;
-ACCELMATH_COEFFS std::array<float, 5> kLogFPoly() {
-  return {{
-      -0x1.4bef2ap-32f,
-      -0x1.fffff2p-2f,
-      0x1.5555c2p-2f,
-      -0x1.006c4ap-2f,
-      0x1.97db28p-3f}};
 }
 
 // ---- log alone (float32 lanes): x = 2^(E - 127) m, q = bits(x) >> 20 = 8 E + i, 8 subintervals of m in [1, 2) ----

@@ -231,7 +231,7 @@ for i in range(NTF):
 one_f = [i for i in range(NTF) if invcf[i] == 1]
 assert len(one_f) == 1
 RF_LO, RF_HI = rf_lo * MARGIN, rf_hi * MARGIN
-LOGF = {"Log2": mp.mpf(2), "Log10": mp.mpf(10), "Log": mp.e}
+LOGF = {"Log2": mp.mpf(2), "Log10": mp.mpf(10)}  # ln and log1p use the 8-entry tables (kLogF8*)
 N_LOGF = 5
 
 
@@ -404,18 +404,12 @@ emit(f"// kExpm1Poly: expm1(r) = r P(r) on |r| <= {mp.nstr(R_m1, 8)}, degree {le
      f"error of r P(r) {mp.nstr(err_m1, 3)} (2^{lg(err_m1)}).\n")
 emit(arr("kExpm1Poly", "double", expm1_c, hexd))
 
-emit(f"\n// ---- log, log2, log10, log1p (float32 lanes): x = 2^k z, z in [kLogFOff, 2 kLogFOff) as bit patterns, {NTF} subintervals ----\n")
+emit(f"\n// ---- log2, log10 (float32 lanes): x = 2^k z, z in [kLogFOff, 2 kLogFOff) as bit patterns, {NTF} subintervals ----\n")
 emit(f"inline constexpr int kLogFTableBits = {TBF};\n")
 emit(f"inline constexpr uint32_t kLogFOff = 0x{OFFF:08X}u;  // {mp.nstr(fbits_to_mp(OFFF), 10)}\n")
 emit(f"// invc_i: 1 / (midpoint of subinterval i) rounded to {INVCF_BITS} significant bits (1 for subinterval {one_f[0]}), so\n"
      f"// r = z invc - 1 is exact; r in [{mp.nstr(rf_lo, 6)}, {mp.nstr(rf_hi, 6)}].\n")
 emit(arr("kLogFInvC", "float", invcf, hexf, 4))
-ONEF_LO, ONEF_HI = fbits_to_mp(OFFF + one_f[0] * WF), fbits_to_mp(OFFF + (one_f[0] + 1) * WF)
-emit(f"// kLogFInvC1: invc_i, but 0 for subinterval {one_f[0]}, [1 - {hexf(1 - ONEF_LO)}, 1 + {hexf(ONEF_HI - 1)}) (log1p: r = x there).\n")
-emit(arr("kLogFInvC1", "float", [0 if i == one_f[0] else c for i, c in enumerate(invcf)], hexf, 4))
-emit(f"// 2^128 kLogFOff: the smallest float32 u with k = 128 (log1p's correction path needs k <= 127).\n")
-emit(f"inline constexpr float kLogFLog1pBig = {hexf(fbits_to_mp(OFFF + (128 << 23)))};\n")
-emit(f"inline constexpr uint32_t kLogFLog1pBigBits = 0x{OFFF + (128 << 23):08X}u;  // its bits\n")
 for name, (Lhi, Llo, l2hi, l2lo, c1h, P, err) in logf.items():
     emit(f"// {name.lower()}f: log_b(1 / invc_i) = Hi + Lo (Hi a multiple of 2^-16), log_b(2) = L2Hi (a multiple of\n"
          f"// 2^-16) + L2Lo, C1 = 1/ln(b) rounded, and P: log_b(1 + r) = r (C1 + P(r)) on r in [{mp.nstr(RF_LO, 6)}, {mp.nstr(RF_HI, 6)}],\n"

@@ -163,8 +163,6 @@ ACCELMATH_COEFFS std::array<float, 16> kLog2FLo() {
       0x1.20a6dep-21f, 0x0p+0f, 0x1.25b3eep-22f, 0x1.80abfcp-19f,
       -0x1.3ab7cep-18f, -0x1.1c8f12p-22f, -0x1.a39fbep-20f, -0x1.40358ep-19f}};
 }
-inline constexpr float kLog2FL2Hi = 0x1p+0f;
-inline constexpr float kLog2FL2Lo = 0x0p+0f;
 inline constexpr float kLog2FC1 = 0x1.715476p+0f;
 ACCELMATH_COEFFS std::array<float, 5> kLog2FPoly() {
   return {{
@@ -203,7 +201,7 @@ ACCELMATH_COEFFS std::array<float, 5> kLog10FPoly() {
       0x1.622c1p-4f}};
 }
 
-// ---- log alone (float32 lanes): x = 2^(E - 127) m, q = bits(x) >> 20 = 8 E + i, 8 subintervals of m in [1, 2) ----
+// ---- log and log1p (float32 lanes): x = 2^(E - 127) m, q = bits(x) >> 20 = 8 E + i, 8 subintervals of m in [1, 2) ----
 // invc_i (exact r = m invc - 1 in [-0.0625, 0.125]); L2Hi + L2Lo = ln(2)/8 (L2Hi a multiple of
 // 2^-17, 13 bits; L2Lo 14 bits); T_i + U_i = ln(1 / invc_i) - (1016 + i) ln(2)/8 (T_i a multiple of 2^-17); P:
 // ln(1 + r) = r (1 + P(r)), degree 5, float32 coefficients; max relative error 2.87e-9 (2^-28.38).

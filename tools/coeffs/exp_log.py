@@ -416,11 +416,12 @@ for name, (Lhi, Llo, l2hi, l2lo, c1h, P, err) in logf.items():
          f"// degree {len(P) - 1}, float32 coefficients; max relative error {mp.nstr(err, 3)} (2^{lg(err)}).\n")
     emit(arr(f"k{name}FHi", "float", Lhi, hexf, 4))
     emit(arr(f"k{name}FLo", "float", Llo, hexf, 4))
-    emit(f"inline constexpr float k{name}FL2Hi = {hexf(l2hi)};\n")
-    emit(f"inline constexpr float k{name}FL2Lo = {hexf(l2lo)};\n")
+    if l2lo != 0:  # log2: log_2(2) = 1 exactly, the kernel adds k itself
+        emit(f"inline constexpr float k{name}FL2Hi = {hexf(l2hi)};\n")
+        emit(f"inline constexpr float k{name}FL2Lo = {hexf(l2lo)};\n")
     emit(f"inline constexpr float k{name}FC1 = {hexf(c1h)};\n")
     emit(arr(f"k{name}FPoly", "float", P, hexf))
-emit(f"\n// ---- log alone (float32 lanes): x = 2^(E - 127) m, q = bits(x) >> 20 = 8 E + i, {NT8} subintervals of m in [1, 2) ----\n")
+emit(f"\n// ---- log and log1p (float32 lanes): x = 2^(E - 127) m, q = bits(x) >> 20 = 8 E + i, {NT8} subintervals of m in [1, 2) ----\n")
 emit(f"// invc_i (exact r = m invc - 1 in [{mp.nstr(r8_lo, 6)}, {mp.nstr(r8_hi, 6)}]); L2Hi + L2Lo = ln(2)/8 (L2Hi a multiple of\n"
      f"// 2^-17, 13 bits; L2Lo 14 bits); T_i + U_i = ln(1 / invc_i) - (1016 + i) ln(2)/8 (T_i a multiple of 2^-17); P:\n"
      f"// ln(1 + r) = r (1 + P(r)), degree {len(P8) - 1}, float32 coefficients; max relative error {mp.nstr(err8, 3)} (2^{lg(err8)}).\n")

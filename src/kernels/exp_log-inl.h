@@ -243,9 +243,10 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V LogF(D d, V x) {
 
 // ln x for a positive normal float32 x (x 2^23 with qadj = -184 for subnormal x, kMode 1), with 8
 // subintervals (Log; Log1pF8 repeats the reduction with its correction): x = 2^(E - 127) m,
-// m in [1, 2); q = bits(x) >> 20 = 8 E + i (i: the top 3 bits of the mantissa field, m in [1 + i/8, 1 + (i + 1)/8)), converted exactly (q < 2^11); m from
-// the mantissa field. r = m invc_i - 1 (one fma, exact); hi = q L2Hi + T_i (exact: q < 2^11, L2Hi has
-// 12 bits, all multiples of 2^-16 below 2^7), lo = q L2Lo + U_i, L2Hi + L2Lo = ln(2)/8,
+// m in [1, 2); q = bits(x) >> 20 = 8 E + i (i: the top 3 bits of the mantissa field,
+// m in [1 + i/8, 1 + (i + 1)/8)), converted exactly (q < 2^11); m from the mantissa field.
+// r = m invc_i - 1 (one fma, exact); hi = q L2Hi + T_i (exact: L2Hi and T_i are multiples of 2^-17,
+// so is hi, and |hi| < 2^7: at most 24 bits), lo = q L2Lo + U_i, L2Hi + L2Lo = ln(2)/8,
 // T_i + U_i = ln(1/invc_i) - (1016 + i) ln(2)/8; ln x = hi + (r + (r P(r) + lo)). Around 1
 // (i = 0 with E = 127, invc = 1; i = 7 with E = 126, invc = 1/2) hi = lo = 0 exactly, so ln x is
 // r + r P(r) rounded once; elsewhere invc_i keeps |ln(1 + r)| below 2^floor(log2 |ln x|) (asserted

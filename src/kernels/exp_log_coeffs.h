@@ -203,7 +203,7 @@ ACCELMATH_COEFFS std::array<float, 5> kLog10FPoly() {
 
 // ---- log and log1p (float32 lanes): x = 2^(E - 127) m, q = bits(x) >> 20 = 8 E + i, 8 subintervals of m in [1, 2) ----
 // invc_i (exact r = m invc - 1 in [-0.0625, 0.125]); L2Hi + L2Lo = ln(2)/8 (L2Hi a multiple of
-// 2^-17, 13 bits; L2Lo 14 bits); T_i + U_i = ln(1 / invc_i) - (1016 + i) ln(2)/8 (T_i a multiple of 2^-17); P:
+// 2^-17, 14 significant bits; L2Lo 14 bits); T_i + U_i = ln(1 / invc_i) - (1016 + i) ln(2)/8 (T_i a multiple of 2^-17); P:
 // ln(1 + r) = r (1 + P(r)), degree 5, float32 coefficients; max relative error 2.87e-9 (2^-28.38).
 ACCELMATH_COEFFS std::array<float, 8> kLogF8InvC() {
   return {{

@@ -267,8 +267,8 @@ for name, base in LOGF.items():
 # 1 for i = 0 and 1/2 for i = 7 (x in [1, 1.125) and [0.9375, 1): hi = lo = 0 there), chosen so that
 # r = m invc_i - 1 is exact and, for the x near 1 (E = 127 or 126), |ln(1 + r)| < 2^floor(log2 |ln x|):
 # the rounding of r + r P(r) + lo then costs at most 1/4 ulp of ln x.
-# ln x = hi + (r + (r P(r) + lo)), hi = q L2Hi + T_i (exact: q < 2^11 and L2Hi has 13 bits, all multiples
-# of 2^-17 below 2^7), lo = q L2Lo + U_i, L2Hi + L2Lo = ln(2)/8, T_i + U_i = ln(1/invc_i) - (1016 + i) ln(2)/8.
+# ln x = hi + (r + (r P(r) + lo)), hi = q L2Hi + T_i (exact: L2Hi and T_i are multiples of 2^-17, so
+# is hi, and |hi| < 2^7: 24 bits at most), lo = q L2Lo + U_i, L2Hi + L2Lo = ln(2)/8, T_i + U_i = ln(1/invc_i) - (1016 + i) ln(2)/8.
 TB8 = 3
 NT8 = 1 << TB8
 
@@ -306,7 +306,7 @@ for i in range(NT8):
     invc8.append(c)
     r8_lo, r8_hi = min(r8_lo, lo * c - 1), max(r8_hi, hi * c - 1)
 R8_LO, R8_HI = r8_lo * MARGIN, r8_hi * MARGIN
-L2HI8 = mp.nint(LN2 / 8 * 2 ** 17) / 2 ** 17  # 13 bits
+L2HI8 = mp.nint(LN2 / 8 * 2 ** 17) / 2 ** 17  # a multiple of 2^-17 (14 significant bits)
 L2LO8 = LN2 / 8 - L2HI8
 with mp.workprec(14):
     L2LO8 = +L2LO8
@@ -423,7 +423,7 @@ for name, (Lhi, Llo, l2hi, l2lo, c1h, P, err) in logf.items():
     emit(arr(f"k{name}FPoly", "float", P, hexf))
 emit(f"\n// ---- log and log1p (float32 lanes): x = 2^(E - 127) m, q = bits(x) >> 20 = 8 E + i, {NT8} subintervals of m in [1, 2) ----\n")
 emit(f"// invc_i (exact r = m invc - 1 in [{mp.nstr(r8_lo, 6)}, {mp.nstr(r8_hi, 6)}]); L2Hi + L2Lo = ln(2)/8 (L2Hi a multiple of\n"
-     f"// 2^-17, 13 bits; L2Lo 14 bits); T_i + U_i = ln(1 / invc_i) - (1016 + i) ln(2)/8 (T_i a multiple of 2^-17); P:\n"
+     f"// 2^-17, 14 significant bits; L2Lo 14 bits); T_i + U_i = ln(1 / invc_i) - (1016 + i) ln(2)/8 (T_i a multiple of 2^-17); P:\n"
      f"// ln(1 + r) = r (1 + P(r)), degree {len(P8) - 1}, float32 coefficients; max relative error {mp.nstr(err8, 3)} (2^{lg(err8)}).\n")
 emit(arr("kLogF8InvC", "float", invc8, hexf, 4))
 emit(arr("kLogF8T", "float", T8, hexf, 4))

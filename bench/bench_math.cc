@@ -52,6 +52,9 @@ V none(D, V v) {
       BlendedStore(hwyfn(d, MaskedLoad(m, d, src + i)), m, d, dst + i);                          \
     }                                                                                            \
   }
+// Highway's contrib/math has no two-result functions: nothing to time for UnaryPair rows.
+#define ACCELMATH_BENCH_HWY_UnaryPair(name, hwyfn) \
+  void HwyMap_##name(const float*, float*, size_t) {}
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
   ACCELMATH_BENCH_HWY_##shape(name, hwyfn)
 #include "accelmath/ops.def"
@@ -78,6 +81,8 @@ HWY_AFTER_NAMESPACE();
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
+#include <utility>
 #include <span>
 #include <string>
 #include <string_view>
@@ -93,9 +98,10 @@ namespace accelmath_bench {
 
 // ---- the registry, as this program sees it ---------------------------------------------------
 struct Special {
-  float in, out;
+  float in, out, out2 = 0.0f;
 };
 using ArrayFn = accelmath::Status (*)(std::span<float>, std::span<const float>) noexcept;
+using PairArrayFn = accelmath::Status (*)(std::span<float>, std::span<float>, std::span<const float>) noexcept;
 using MapFn = void (*)(const float* src, float* dst, size_t n);
 
 struct Row {
@@ -104,7 +110,8 @@ struct Row {
   const char* libm;  // C library float function or ""
   const char* hwy;   // Highway contrib/math function or "none"
   std::span<const Special> specials;
-  ArrayFn array;
+  ArrayFn array;      // Unary rows
+  PairArrayFn pair;   // UnaryPair rows: two results (sincos: sin, cos)
   MapFn hwy_map;
 };
 
@@ -115,8 +122,10 @@ struct Row {
 #undef ACCELMATH_OP
 
 #define ACCELMATH_BENCH_ROW_Unary(name, mkl, libm, hwyfn)                                      \
-  Row{#name, mkl, libm, #hwyfn, kSpecials_##name, static_cast<ArrayFn>(&accelmath::name),      \
+  Row{#name, mkl, libm, #hwyfn, kSpecials_##name, static_cast<ArrayFn>(&accelmath::name), nullptr, \
       [](const float* s, float* d, size_t n) { HWY_DYNAMIC_DISPATCH(HwyMap_##name)(s, d, n); }},
+#define ACCELMATH_BENCH_ROW_UnaryPair(name, mkl, libm, hwyfn)                                  \
+  Row{#name, mkl, libm, "none", kSpecials_##name, nullptr, static_cast<PairArrayFn>(&accelmath::name), nullptr},
 const Row kRows[] = {
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
   ACCELMATH_BENCH_ROW_##shape(name, mkl, libm, hwyfn)
@@ -127,13 +136,18 @@ const Row kRows[] = {
 // ---- inputs -------------------------------------------------------------------------------------
 // kUniform: uniform in (lo, hi), both ends excluded (they may be poles);
 // kPositiveNormals: uniform bit patterns of the positive normal floats (every binade equally);
-// kHalfLine: half uniform in (lo, lo + 2|lo|), half log-uniform in [lo + 2|lo|, 1e6 |lo|], mixed.
+// kHalfLine: half uniform in (lo, lo + 2|lo|), half log-uniform in [lo + 2|lo|, 1e6 |lo|], mixed;
+// kLogMagnitude: |x| log-uniform in [lo, hi], random sign (every lane of a vector a different scale).
 struct Range {
-  enum Kind { kUniform, kPositiveNormals, kHalfLine } kind;
+  enum Kind { kUniform, kPositiveNormals, kHalfLine, kLogMagnitude } kind;
   float lo, hi;
   std::string Describe() const {
     char buf[160];
     if (kind == kPositiveNormals) return "uniform bit patterns of positive normal floats";
+    if (kind == kLogMagnitude) {
+      std::snprintf(buf, sizeof buf, "|x| log-uniform in [%g, %g], random sign", lo, hi);
+      return buf;
+    }
     if (kind == kHalfLine) {
       std::snprintf(buf, sizeof buf, "half uniform in (%g, %g), half log-uniform in [%g, %g]", lo,
                     lo + 2 * std::fabs(lo), lo + 2 * std::fabs(lo), 1e6 * std::fabs(lo));
@@ -152,6 +166,33 @@ struct RangeOverride {
 constexpr RangeOverride kRangeOverrides[] = {
     // The rule gives [-87, 88]; below -17.3 expm1 is -1 in float32, half the pool would be trivial.
     {"expm1", {Range::kUniform, -20.0f, 88.0f}},
+    // Trig: the range of the speed bar (|x| <= 100); the huge arguments are kExtraRanges.
+    {"sin", {Range::kUniform, -100.0f, 100.0f}},
+    {"cos", {Range::kUniform, -100.0f, 100.0f}},
+    {"tan", {Range::kUniform, -100.0f, 100.0f}},
+    {"sincos", {Range::kUniform, -100.0f, 100.0f}},
+    {"sinpi", {Range::kUniform, -100.0f, 100.0f}},
+    {"cospi", {Range::kUniform, -100.0f, 100.0f}},
+    {"sincospi", {Range::kUniform, -100.0f, 100.0f}},
+    // tanpi: its poles at the half-integers would make the rule pick (-0.5, 0.5) only.
+    {"tanpi", {Range::kUniform, -100.0f, 100.0f}},
+    // Fresnel: the oscillating region and its asymptotic tail.
+    {"fresnel_c", {Range::kUniform, -10.0f, 10.0f}},
+    {"fresnel_s", {Range::kUniform, -10.0f, 10.0f}},
+    {"fresnel", {Range::kUniform, -10.0f, 10.0f}},
+};
+
+// More input sets for some rows, timed as "<name>@<label>": the huge arguments of the trig functions
+// (every lane a different scale up to 1e30, so that the Payne-Hanek path runs on nearly every vector).
+struct ExtraRange {
+  std::string_view name, label;
+  Range range;
+};
+constexpr ExtraRange kExtraRanges[] = {
+    {"sin", "huge", {Range::kLogMagnitude, 1.0f, 1e30f}},
+    {"cos", "huge", {Range::kLogMagnitude, 1.0f, 1e30f}},
+    {"tan", "huge", {Range::kLogMagnitude, 1.0f, 1e30f}},
+    {"sincos", "huge", {Range::kLogMagnitude, 1.0f, 1e30f}},
 };
 
 // The useful range, read from the row's special values (the poles are exact there):
@@ -202,6 +243,11 @@ std::vector<float> Pool(const Range& r, std::size_t n) {
         case Range::kPositiveNormals:
           x = std::bit_cast<float>(static_cast<std::uint32_t>(0x00800000u + SplitMix(s) % (0x7F800000u - 0x00800000u)));
           break;
+        case Range::kLogMagnitude: {
+          const double m = r.lo * std::pow(double(r.hi) / r.lo, unit());
+          x = static_cast<float>(SplitMix(s) & 1 ? m : -m);
+          break;
+        }
         case Range::kHalfLine: {
           const double a = r.lo, w = 2 * std::fabs(a);
           x = static_cast<float>(i % 2 == 0 ? a + w * unit() : (a + w) * std::pow(1e6 * std::fabs(a) / (a + w), unit()));
@@ -210,7 +256,7 @@ std::vector<float> Pool(const Range& r, std::size_t n) {
         default:
           x = static_cast<float>(r.lo + (static_cast<double>(r.hi) - r.lo) * unit());
       }
-    } while (x <= r.lo && r.kind != Range::kPositiveNormals);  // open at lo: a pole or the range's end
+    } while (x <= r.lo && r.kind != Range::kPositiveNormals && r.kind != Range::kLogMagnitude);  // open at lo
     p[i] = x;
   }
   if (r.kind == Range::kUniform) {  // open at a pole hi too (ndtri: p = 1)
@@ -225,10 +271,15 @@ std::vector<float> Pool(const Range& r, std::size_t n) {
 enum class Target { kNative, kAvx2, kAvx512 };
 Target g_target = Target::kNative;
 
+// fn writes the (first) result to dst; a row with two results writes its second to *second.
 struct Impl {
   std::string label;
   std::function<void(const float*, float*, std::size_t)> fn;
+  std::shared_ptr<std::vector<float>> second;
 };
+
+// The second result's buffer of a UnaryPair row's implementations (room for the largest n).
+std::shared_ptr<std::vector<float>> SecondBuffer() { return std::make_shared<std::vector<float>>(std::size_t{1} << 24); }
 
 void* Open(const char* lib) { return dlopen(lib, RTLD_NOW | RTLD_LOCAL); }
 void* Sym(void* lib, const std::string& name) { return lib ? dlsym(lib, name.c_str()) : nullptr; }
@@ -259,8 +310,50 @@ std::function<void(const float*, float*, std::size_t)> VectorImpl(void* f) {
   if (g_target == Target::kAvx512) return [f](const float* s, float* d, std::size_t n) { Map16(f, s, d, n); };
   return [f](const float* s, float* d, std::size_t n) { Map8(f, s, d, n); };
 }
+// SLEEF's two-result functions (Sleef_sincosf16_u10...) return a struct of two vectors.
+struct Vec512x2 {
+  __m512 a, b;
+};
+struct Vec256x2 {
+  __m256 a, b;
+};
+__attribute__((target("avx512f"))) void Map16x2(void* f, const float* s, float* d, float* d2, std::size_t n) {
+  const auto fn = reinterpret_cast<Vec512x2 (*)(__m512)>(f);
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const Vec512x2 r = fn(_mm512_loadu_ps(s + i));
+    _mm512_storeu_ps(d + i, r.a), _mm512_storeu_ps(d2 + i, r.b);
+  }
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    const Vec512x2 r = fn(_mm512_maskz_loadu_ps(m, s + i));
+    _mm512_mask_storeu_ps(d + i, m, r.a), _mm512_mask_storeu_ps(d2 + i, m, r.b);
+  }
+}
+__attribute__((target("avx2,fma"))) void Map8x2(void* f, const float* s, float* d, float* d2, std::size_t n) {
+  const auto fn = reinterpret_cast<Vec256x2 (*)(__m256)>(f);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const Vec256x2 r = fn(_mm256_loadu_ps(s + i));
+    _mm256_storeu_ps(d + i, r.a), _mm256_storeu_ps(d2 + i, r.b);
+  }
+  if (i < n) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - i)), lane);
+    const Vec256x2 r = fn(_mm256_maskload_ps(s + i, m));
+    _mm256_maskstore_ps(d + i, m, r.a), _mm256_maskstore_ps(d2 + i, m, r.b);
+  }
+}
+Impl VectorPairImpl(const std::string& label, void* f) {
+  auto second = SecondBuffer();
+  if (g_target == Target::kAvx512) {
+    return {label, [f, second](const float* s, float* d, std::size_t n) { Map16x2(f, s, d, second->data(), n); }, second};
+  }
+  return {label, [f, second](const float* s, float* d, std::size_t n) { Map8x2(f, s, d, second->data(), n); }, second};
+}
 #else  // SLEEF and libmvec are timed on x86 only (g_target stays kNative elsewhere)
 std::function<void(const float*, float*, std::size_t)> VectorImpl(void*) { return {}; }
+Impl VectorPairImpl(const std::string& label, void*) { return {label, {}, nullptr}; }
 #endif
 
 struct Mkl {
@@ -334,7 +427,46 @@ struct Libs {
   void* libm = Open("libm.so.6");
 };
 
+// The implementations of a row with two results: ours, MKL VM (vms<stem>(n, a, r1, r2, mode)),
+// SLEEF u10 (a struct of two vectors) and glibc's scalar <libm>(x, &r1, &r2). libmvec's
+// two-result ABI (vectors of pointers) and Highway (none) are not timed.
+std::vector<Impl> PairImpls(const Row& row, const Libs& libs) {
+  std::vector<Impl> v;
+  auto second = SecondBuffer();
+  v.push_back({"accelmath", [pair = row.pair, second](const float* s, float* d, std::size_t n) {
+                 pair(std::span<float>(d, n), std::span<float>(second->data(), n), std::span<const float>(s, n));
+               }, second});
+  if (*row.mkl && libs.mkl.lib) {
+    using VmFn = void (*)(int, const float*, float*, float*, long long);
+    if (auto f = reinterpret_cast<VmFn>(Sym(libs.mkl.lib, std::string("vms") + row.mkl))) {
+      constexpr long long kVmlHa = 0x2;
+      auto b = SecondBuffer();
+      v.push_back({"mkl_ha", [f, b](const float* s, float* d, std::size_t n) { f(static_cast<int>(n), s, d, b->data(), kVmlHa); }, b});
+    }
+  }
+  const std::string libm = row.libm;
+  if (!libm.empty() && g_target != Target::kNative) {
+    const std::string stem = libm.back() == 'f' ? libm.substr(0, libm.size() - 1) : libm;
+    const bool wide = g_target == Target::kAvx512;
+    const std::string sleef = "Sleef_" + stem + (wide ? "f16_u10" : "f8_u10");
+    void* f = Sym(libs.sleef, sleef + (wide ? "avx512f" : "avx2"));
+    if (!f) f = Sym(libs.sleef, sleef);
+    if (f) v.push_back(VectorPairImpl("sleef_u10", f));
+  }
+  if (!libm.empty()) {
+    if (auto f = reinterpret_cast<void (*)(float, float*, float*)>(Sym(libs.libm, libm))) {
+      auto b = SecondBuffer();
+      v.push_back({"glibc", [f, b](const float* s, float* d, std::size_t n) {
+                     float* d2 = b->data();
+                     for (std::size_t i = 0; i < n; ++i) f(s[i], d + i, d2 + i);
+                   }, b});
+    }
+  }
+  return v;
+}
+
 std::vector<Impl> Impls(const Row& row, const Libs& libs) {
+  if (row.pair) return PairImpls(row, libs);
   std::vector<Impl> v;
   v.push_back({"accelmath", [array = row.array](const float* s, float* d, std::size_t n) {
                  array(std::span<float>(d, n), std::span<const float>(s, n));
@@ -377,47 +509,57 @@ double UlpError(float y, double r) {
 
 // Every implementation against the reference on the first 4096 inputs of the pool: the C library's
 // binary64 function (exp for expf...) where the row names one, else accelmath (which the accuracy
-// tests measure). Returns false, having said why, when one is off by more than 64 ulp.
-bool Check(const Row& row, const std::vector<Impl>& impls, const std::vector<float>& in, const Libs& libs,
+// tests measure). An anchor off by more than 64 ulp on this input set is wrong there (Highway's sin
+// beyond |x| 39000) or mis-declared: it is dropped from `impls` for this set, and the summary says
+// so. Returns false, having said why, when accelmath itself is off by more than 64 ulp.
+bool Check(const Row& row, std::vector<Impl>& impls, const std::vector<float>& in, const Libs& libs,
            std::string* summary) {
   const std::string libm = row.libm;
   double (*ref)(double) = nullptr;
-  if (!libm.empty() && libm.back() == 'f') {
+  if (!libm.empty() && libm.back() == 'f' && !row.pair) {
     ref = reinterpret_cast<double (*)(double)>(Sym(libs.libm, libm.substr(0, libm.size() - 1)));
   }
-  std::vector<double> want(in.size());
-  std::vector<float> got(in.size());
+  std::vector<double> want(in.size()), want2(in.size());
+  std::vector<float> got(in.size()), got2(in.size());
   if (ref) {
     for (std::size_t i = 0; i < in.size(); ++i) want[i] = ref(in[i]);
   } else {
-    if (row.array(got, in) != accelmath::Status::kOk) {
+    const accelmath::Status s = row.pair ? row.pair(got, got2, in) : row.array(got, in);
+    if (s != accelmath::Status::kOk) {
       std::fprintf(stderr, "bench_math: accelmath::%s returned an error\n", row.name);
       return false;
     }
     std::copy(got.begin(), got.end(), want.begin());
+    std::copy(got2.begin(), got2.end(), want2.begin());
   }
   bool ok = true;
   *summary = "max ulp vs " + (ref ? libm.substr(0, libm.size() - 1) + " (binary64)" : std::string("accelmath")) + " on " +
              std::to_string(in.size()) + " inputs:";
+  std::vector<Impl> kept;
   for (const Impl& impl : impls) {
     std::fill(got.begin(), got.end(), NAN);
     impl.fn(in.data(), got.data(), in.size());
     double worst = 0;
     std::size_t at = 0;
     for (std::size_t i = 0; i < in.size(); ++i) {
-      const double e = UlpError(got[i], want[i]);
+      double e = UlpError(got[i], want[i]);
+      if (impl.second) e = std::max(e, UlpError((*impl.second)[i], want2[i]));  // a pair's second result too
       if (!(e <= worst)) worst = e, at = i;
     }
     char buf[64];
     std::snprintf(buf, sizeof buf, " %s %.2f", impl.label.c_str(), worst);
     *summary += buf;
     if (!(worst <= 64)) {
-      std::fprintf(stderr, "bench_math: %s of %s is wrong: f(%a) = %a, reference (%s) %a (%g ulp)\n",
+      std::fprintf(stderr, "bench_math: %s of %s is wrong: f(%a) = %a, reference (%s) %a (%g ulp)%s\n",
                    impl.label.c_str(), row.name, in[at], got[at], ref ? (libm.substr(0, libm.size() - 1) + ", binary64").c_str() : "accelmath",
-                   want[at], worst);
-      ok = false;
+                   want[at], worst, impl.label == "accelmath" ? "" : "; not timed on these inputs");
+      if (impl.label == "accelmath") ok = false;
+      *summary += " (wrong: not timed)";
+      continue;
     }
+    kept.push_back(impl);
   }
+  impls = std::move(kept);
   return ok;
 }
 
@@ -488,6 +630,7 @@ int Main(int argc, char** argv) {
   if (g_target != Target::kNative && !libs.mvec) std::fprintf(stderr, "libmvec.so.1 not found: no libmvec anchor\n");
 
   bool ok = true;
+  std::string order;  // the timed cases in registry order, for bench/math_ratios.py
   for (const Row& row : kRows) {
     bool fallback = false;
     const Range range = InputRange(row, &fallback);
@@ -495,26 +638,29 @@ int Main(int argc, char** argv) {
       std::fprintf(stderr, "bench_math: no input rule fits %s; timing it on %s (add it to kRangeOverrides)\n",
                    row.name, range.Describe().c_str());
     }
-    const std::vector<Impl> impls = Impls(row, libs);
-    std::string summary;
-    ok = Check(row, impls, Pool(range, 4096), libs, &summary) && ok;
-    benchmark::AddCustomContext(std::string("inputs_") + row.name, range.Describe());
-    benchmark::AddCustomContext(std::string("check_") + row.name, summary);
-    for (const Impl& impl : impls) {
-      benchmark::RegisterBenchmark((std::string(row.name) + "/" + impl.label).c_str(),
-                                   [impl, range](benchmark::State& s) { Run(s, impl, range); })
-          ->Arg(1 << 10)
-          ->Arg(1 << 16)
-          ->Arg(1 << 24);
+    const std::vector<Impl> all_impls = Impls(row, libs);
+    // The row's input set, then its extra ones ("sin@huge"), each checked and timed alike.
+    std::vector<std::pair<std::string, Range>> cases = {{row.name, range}};
+    for (const auto& e : kExtraRanges) {
+      if (e.name == row.name) cases.emplace_back(std::string(row.name) + "@" + std::string(e.label), e.range);
+    }
+    for (const auto& [name, r] : cases) {
+      std::string summary;
+      std::vector<Impl> impls = all_impls;
+      ok = Check(row, impls, Pool(r, 4096), libs, &summary) && ok;
+      benchmark::AddCustomContext("inputs_" + name, r.Describe());
+      benchmark::AddCustomContext("check_" + name, summary);
+      for (const Impl& impl : impls) {
+        benchmark::RegisterBenchmark((name + "/" + impl.label).c_str(), [impl, r = r](benchmark::State& s) { Run(s, impl, r); })
+            ->Arg(1 << 10)
+            ->Arg(1 << 16)
+            ->Arg(1 << 24);
+      }
+      order += (order.empty() ? "" : ",") + name;
     }
   }
   if (!ok) return 1;
 
-  std::string order;
-  for (const Row& row : kRows) {
-    if (!order.empty()) order += ',';
-    order += row.name;
-  }
   benchmark::AddCustomContext("functions", order);  // registry order, for bench/math_ratios.py
   const auto hwy_targets = hwy::SupportedAndGeneratedTargets();
   benchmark::AddCustomContext("accelmath_target", TargetName(g_target));

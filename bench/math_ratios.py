@@ -2,7 +2,8 @@
 """Runs build/bench_math once per instruction set this CPU has (avx2, avx512), each time with
 9 repetitions in random interleaved order, and prints the tables of docs/performance.md: per function,
 the median throughput of accelmath and of each anchor at 64K elements, and accelmath's ratio to
-Intel MKL VM (HA), SLEEF u10 and libmvec at 1K, 64K and 16M elements, all from the same run.
+Intel MKL VM (HA), SLEEF u10 and libmvec at 1K, 64K and 16M elements, all from the same run. A row
+"f@label" is f on another input set (sin@huge: |x| up to 1e30; the inputs line says which).
 
     python3 bench/math_ratios.py [--exe build/bench_math] [--filter exp,log,...] [--targets avx2,avx512]
 
@@ -49,7 +50,7 @@ def run(exe, target, args):
            "--benchmark_enable_random_interleaving=true"]
     if args.filter:
         names = "|".join(f.strip() for f in args.filter.split(",") if f.strip())
-        cmd.append(f"--benchmark_filter=^({names})/")
+        cmd.append(f"--benchmark_filter=^({names})(@[a-z]+)?/")  # sin also times sin@huge
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}")

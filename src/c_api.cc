@@ -3,9 +3,15 @@
 
 #include "accelmath/math.h"
 
-#define ACCELMATH_OP(name, ...)                                                                       \
+#define ACCELMATH_C_Unary(name)                                                                       \
   extern "C" int accelmath_##name##_f32(float* dst, const float* src, size_t n) {                    \
     return static_cast<int>(accelmath::name(std::span<float>(dst, n), std::span<const float>(src, n))); \
   }
+#define ACCELMATH_C_UnaryPair(name)                                                                   \
+  extern "C" int accelmath_##name##_f32(float* dst1, float* dst2, const float* src, size_t n) {      \
+    return static_cast<int>(                                                                          \
+        accelmath::name(std::span<float>(dst1, n), std::span<float>(dst2, n), std::span<const float>(src, n))); \
+  }
+#define ACCELMATH_OP(name, shape, ...) ACCELMATH_C_##shape(name)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP

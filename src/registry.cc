@@ -17,10 +17,13 @@ namespace {
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP
 
+using ArrayFn = Status (*)(std::span<float>, std::span<const float>, std::size_t) noexcept;
+using PairArrayFn = Status (*)(std::span<float>, std::span<float>, std::span<const float>, std::size_t) noexcept;
+#define ACCELMATH_ENTRY_Unary(name) static_cast<ArrayFn>(name), scalar::name, accelmath_##name##_f32, nullptr, nullptr, nullptr
+#define ACCELMATH_ENTRY_UnaryPair(name) nullptr, nullptr, nullptr, static_cast<PairArrayFn>(name), scalar::name, accelmath_##name##_f32
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwy, ...)                      \
   FunctionInfo{#name, kFamily, Shape::k##shape, #driver, Eval::k##eval, bound, domain, mkl, libm, #hwy,        \
-               kSpecials_##name, static_cast<Status (*)(std::span<float>, std::span<const float>, std::size_t) noexcept>(name), \
-               scalar::name, accelmath_##name##_f32},
+               kSpecials_##name, ACCELMATH_ENTRY_##shape(name)},
 
 // One block per family file (the order of accelmath/ops.def).
 const FunctionInfo kFunctions[] = {
@@ -29,6 +32,12 @@ const FunctionInfo kFunctions[] = {
 #undef kFamily
 #define kFamily "erf_normal"
 #include "accelmath/ops/erf_normal.def"
+#undef kFamily
+#define kFamily "trig"
+#include "accelmath/ops/trig.def"
+#undef kFamily
+#define kFamily "fresnel"
+#include "accelmath/ops/fresnel.def"
 #undef kFamily
 };
 #undef ACCELMATH_OP
@@ -42,6 +51,23 @@ static_assert(std::size(kFunctions) == 0
 }  // namespace
 
 std::span<const FunctionInfo> functions() noexcept { return kFunctions; }
+
+Status FunctionInfo::run(std::span<float> dst1, std::span<float> dst2, std::span<const float> src,
+                         std::size_t count) const noexcept {
+  return array ? array(dst1, src, count) : array2(dst1, dst2, src, count);
+}
+
+void FunctionInfo::run_scalar(float x, float* out1, float* out2) const noexcept {
+  if (scalar) {
+    *out1 = scalar(x);
+  } else {
+    scalar2(x, out1, out2);
+  }
+}
+
+int FunctionInfo::run_c_abi(float* dst1, float* dst2, const float* src, std::size_t n) const noexcept {
+  return c_abi ? c_abi(dst1, src, n) : c_abi2(dst1, dst2, src, n);
+}
 
 const FunctionInfo* find_function(std::string_view name) noexcept {
   for (const FunctionInfo& f : kFunctions) {

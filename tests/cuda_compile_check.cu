@@ -5,11 +5,17 @@
 #include "backend/lane_functions.h"
 
 // Every registry function, one element per thread, as the CUDA port's per-element API will call them.
-#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...)                        \
-  __global__ void name##Kernel(const float* x, float* y, int n) {                   \
+#define ACCELMATH_CUDA_Unary(name, eval)                                            \
+  __global__ void name##Kernel(const float* x, float* y, float*, int n) {           \
     const int i = blockIdx.x * blockDim.x + threadIdx.x;                            \
     if (i < n) y[i] = accelmath::lane::EvalOne<accelmath::Eval::k##eval>(accelmath::lane::name##Kernel{}, x[i]); \
   }
+#define ACCELMATH_CUDA_UnaryPair(name, eval)                                                                     \
+  __global__ void name##Kernel(const float* x, float* y1, float* y2, int n) {                                    \
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;                                                         \
+    if (i < n) accelmath::lane::EvalPair<accelmath::Eval::k##eval>(accelmath::lane::name##Kernel{}, x[i], y1 + i, y2 + i); \
+  }
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) ACCELMATH_CUDA_##shape(name, eval)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP
 

@@ -86,26 +86,51 @@ with tempfile.TemporaryDirectory() as d:
 
     # Every function of the registry through `run`, against the library's own scalar values computed
     # independently here (NumPy in double precision) for the exp/log family.
+    # (SciPy's fresnel for the Fresnel integrals; for sinpi/cospi/tanpi the argument is reduced
+    # exactly first, x - round(x), as NumPy's sin(pi x) would not be.)
     rc, so, _ = run("list")
-    names = [l.split()[0] for l in so.splitlines()[1:]]
-    check(rc == 0 and {"exp", "log1p", "ndtri"} <= set(names), f"list names the functions: {names}")
+    rows = [l.split() for l in so.splitlines()[1:]]
+    results = {r[0]: int(r[2]) for r in rows}
+    names = list(results)
+    check(rc == 0 and {"exp", "log1p", "ndtri", "sin", "sincos", "fresnel"} <= set(names), f"list names the functions: {names}")
     x = np.concatenate([rng.uniform(-20, 20, 500), rng.uniform(0, 5, 500), [0.0, -0.0, np.inf, -np.inf, np.nan]])
     x = x.astype(np.float32)
     np.save(P("x.npy"), x)
+
+    def pi_reduced(fn):
+        return lambda v: fn(np.pi * (v - np.round(v))) * np.where(np.round(v) % 2 == 0, 1.0, -1.0)
+
     numpy_ref = {"exp": np.exp, "exp2": np.exp2, "exp10": lambda v: np.power(10.0, v), "expm1": np.expm1,
-                 "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p}
+                 "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "sin": np.sin, "cos": np.cos,
+                 "tan": np.tan, "sinpi": pi_reduced(np.sin), "cospi": pi_reduced(np.cos),
+                 "tanpi": lambda v: np.tan(np.pi * (v - np.round(v))),
+                 "fresnel_c": lambda v: special.fresnel(v)[1], "fresnel_s": lambda v: special.fresnel(v)[0]}
+    outputs = {}
     with np.errstate(all="ignore"):
         for name in names:
-            rc, _, err = run("run", "--op", name, "--in", P("x.npy"), "--out", P("y.npy"))
-            y = np.load(P("y.npy")) if rc == 0 else None
-            check(rc == 0 and y.shape == x.shape and y.dtype == np.float32, f"run --op {name}: exit {rc} {err}")
-            if name in numpy_ref and y is not None:
+            outs = [P(f"y_{name}_{k}.npy") for k in range(results[name])]
+            rc, _, err = run("run", "--op", name, "--in", P("x.npy"), *sum((["--out", o] for o in outs), []))
+            ys = [np.load(o) for o in outs] if rc == 0 else None
+            check(rc == 0 and all(y.shape == x.shape and y.dtype == np.float32 for y in ys), f"run --op {name}: exit {rc} {err}")
+            if ys is not None:
+                outputs[name] = ys
+            if name in numpy_ref and ys is not None:
+                y = ys[0]
                 ref = numpy_ref[name](x.astype(np.float64))
                 fin = np.isfinite(ref) & (np.abs(ref) < 3e38) & (np.abs(ref) > 1e-37)
                 spacing = np.spacing(np.abs(ref[fin]).astype(np.float32)).astype(np.float64)
                 err_ulp = float(np.max(np.abs(y[fin] - ref[fin]) / spacing))
                 same_class = np.array_equal(np.isnan(y), np.isnan(ref)) and np.array_equal(y[np.isinf(ref)], ref[np.isinf(ref)])
-                check(err_ulp <= 1.0 and same_class, f"run --op {name} within 1 ulp of NumPy ({err_ulp:.3f}), specials agree")
+                check(err_ulp <= 1.0 and same_class, f"run --op {name} within 1 ulp of NumPy/SciPy ({err_ulp:.3f}), specials agree")
+    # The two-result functions write the bits of their one-result parts.
+    for pair, parts in {"sincos": ("sin", "cos"), "sincospi": ("sinpi", "cospi"), "fresnel": ("fresnel_c", "fresnel_s")}.items():
+        if pair in outputs:
+            same = all(np.array_equal(outputs[pair][k].view(np.uint32), outputs[parts[k]][0].view(np.uint32)) for k in (0, 1))
+            check(same, f"run --op {pair} writes the bits of {parts[0]} and {parts[1]}")
+    rc, _, err = run("run", "--op", "sincos", "--in", good, "--out", P("s1.npy"))
+    check(rc == 2 and "writes 2 --out" in err and not os.path.exists(P("s1.npy")), "run sincos with one --out is rejected")
+    rc, _, err = run("run", "--op", "sincos", "--in", good, "--out", P("s1.npy"), "--out", P("s1.npy"))
+    check(rc == 2 and "must differ" in err and not os.path.exists(P("s1.npy")), "run sincos with the same --out twice is rejected")
 
     # verify: pass, fail, bad input.
     p = rng.uniform(0, 1, size=4096).astype(np.float32)

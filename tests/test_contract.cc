@@ -15,15 +15,6 @@ using accelmath::Status;
 using accelmath::test::Bits;
 using accelmath::test::Canary;
 
-using ArrayFn = Status (*)(std::span<float>, std::span<const float>, std::size_t) noexcept;
-
-std::vector<ArrayFn> AllArrayFunctions() {
-  std::vector<ArrayFn> v;
-  for (const auto& f : accelmath::functions()) v.push_back(f.array);
-  return v;
-}
-const std::vector<ArrayFn> kFns = AllArrayFunctions();
-
 // A buffer of `n` payload floats with `kGuard` canaries on each side.
 struct Guarded {
   static constexpr std::size_t kGuard = 64;
@@ -40,6 +31,34 @@ struct Guarded {
     return true;
   }
 };
+
+// Every function through one signature, f(dst, src, count). A row with two results writes its
+// second into a guarded buffer of its own, which must be written exactly where the call succeeded
+// and i < count, and nowhere else.
+class ArrayFn {
+ public:
+  explicit ArrayFn(const accelmath::FunctionInfo& f) : f_(f) {}
+  Status operator()(std::span<float> dst, std::span<const float> src, std::size_t count) const {
+    if (f_.outputs() == 1) return f_.array(dst, src, count);
+    Guarded second(dst.size(), Canary());
+    const Status s = f_.array2(dst, std::span<float>(second.data(), dst.size()), src, count);
+    EXPECT_TRUE(second.GuardsIntact()) << f_.name;
+    for (std::size_t i = 0; i < dst.size(); ++i) {
+      EXPECT_EQ(Bits(second.data()[i]) != Bits(Canary()), s == Status::kOk && i < count) << f_.name << " result 2, i " << i;
+    }
+    return s;
+  }
+
+ private:
+  const accelmath::FunctionInfo& f_;
+};
+
+std::vector<ArrayFn> AllArrayFunctions() {
+  std::vector<ArrayFn> v;
+  for (const auto& f : accelmath::functions()) v.emplace_back(f);
+  return v;
+}
+const std::vector<ArrayFn> kFns = AllArrayFunctions();
 
 TEST(Contract, NothingPastCountIsTouched) {
   for (ArrayFn f : kFns) {
@@ -87,11 +106,14 @@ TEST(Contract, PartialOverlapIsRejectedAndWritesNothing) {
 
 TEST(Contract, AdjacentBuffersAreFine) {
   for (const auto& f : accelmath::functions()) {
-    Guarded g(64, 0.4f);
+    Guarded g(96, 0.4f);
     const std::span<const float> src(g.data(), 32);
-    const std::span<float> dst(g.data() + 32, 32);
-    EXPECT_EQ(f.array(dst, src, 32), Status::kOk) << f.name;
-    EXPECT_EQ(Bits(dst[0]), Bits(f.scalar(0.4f))) << f.name;
+    const std::span<float> dst(g.data() + 32, 32), dst2(g.data() + 64, 32);
+    EXPECT_EQ(f.run(dst, dst2, src, 32), Status::kOk) << f.name;
+    float s1 = 0, s2 = 0;
+    f.run_scalar(0.4f, &s1, &s2);
+    EXPECT_EQ(Bits(dst[0]), Bits(s1)) << f.name;
+    if (f.outputs() == 2) EXPECT_EQ(Bits(dst2[0]), Bits(s2)) << f.name;
     EXPECT_TRUE(g.GuardsIntact()) << f.name;
   }
 }
@@ -100,23 +122,57 @@ TEST(Contract, InPlaceGivesTheSameBitsAsSeparateBuffers) {
   std::vector<float> x(1000);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.001f * float(i) - 0.3f;
   for (const auto& f : accelmath::functions()) {
-    std::vector<float> separate(x.size()), inplace = x;
-    ASSERT_EQ(f.array(separate, x, x.size()), Status::kOk);
-    ASSERT_EQ(f.array(inplace, inplace, inplace.size()), Status::kOk);
+    std::vector<float> separate(x.size()), separate2(x.size()), inplace = x, other(x.size());
+    ASSERT_EQ(f.run(separate, separate2, x, x.size()), Status::kOk);
+    ASSERT_EQ(f.run(inplace, other, inplace, inplace.size()), Status::kOk);
     EXPECT_EQ(0, std::memcmp(separate.data(), inplace.data(), 4 * x.size())) << f.name;
+    if (f.outputs() == 1) continue;
+    EXPECT_EQ(0, std::memcmp(separate2.data(), other.data(), 4 * x.size())) << f.name;
+    inplace = x;  // the second result in place
+    ASSERT_EQ(f.run(other, inplace, inplace, inplace.size()), Status::kOk);
+    EXPECT_EQ(0, std::memcmp(separate.data(), other.data(), 4 * x.size())) << f.name;
+    EXPECT_EQ(0, std::memcmp(separate2.data(), inplace.data(), 4 * x.size())) << f.name;
   }
+}
+
+TEST(Contract, TwoResultsMustNotOverlapEachOther) {
+  int pairs = 0;
+  for (const auto& f : accelmath::functions()) {
+    if (f.outputs() != 2) continue;
+    ++pairs;
+    Guarded src(100, 0.3f), g(300, Canary());
+    const std::vector<float> before = g.buf;
+    for (std::ptrdiff_t shift : {0, 1, -1, 50, 99}) {
+      const std::span<float> a(g.data() + 100, 100), b(g.data() + 100 + shift, 100);
+      EXPECT_EQ(f.array2(a, b, std::span<const float>(src.data(), 100), 100), Status::kPartialOverlap) << f.name << shift;
+      EXPECT_EQ(0, std::memcmp(before.data(), g.buf.data(), 4 * before.size())) << f.name << shift;
+    }
+    // Both results the source itself: they overlap each other.
+    EXPECT_EQ(f.array2(std::span<float>(src.data(), 100), std::span<float>(src.data(), 100),
+                       std::span<const float>(src.data(), 100), 100), Status::kPartialOverlap) << f.name;
+  }
+  EXPECT_GE(pairs, 1) << "no UnaryPair row: this test checks nothing";
 }
 
 TEST(Contract, TwoArgumentFormUsesTheSourceLength) {
   // Every function's two-argument overload is count = src.size(): dst may be longer, not shorter.
-  Guarded src(20, 0.25f), dst(25, Canary());
-#define ACCELMATH_OP(name, ...)                                                                                 \
-  EXPECT_EQ(accelmath::name(std::span<float>(dst.data(), 25), std::span<const float>(src.data(), 20)), Status::kOk); \
-  EXPECT_EQ(Bits(dst.data()[20]), Bits(Canary())) << #name;                                                     \
-  EXPECT_EQ(accelmath::name(std::span<float>(dst.data(), 19), std::span<const float>(src.data(), 20)),          \
+  Guarded src(20, 0.25f), dst(25, Canary()), dst2(25, Canary());
+  const std::span<const float> s(src.data(), 20);
+#define ACCELMATH_TWO_ARG_Unary(name)                                                                 \
+  EXPECT_EQ(accelmath::name(std::span<float>(dst.data(), 25), s), Status::kOk);                      \
+  EXPECT_EQ(Bits(dst.data()[20]), Bits(Canary())) << #name;                                           \
+  EXPECT_EQ(accelmath::name(std::span<float>(dst.data(), 19), s), Status::kBufferTooSmall) << #name;
+#define ACCELMATH_TWO_ARG_UnaryPair(name)                                                                           \
+  EXPECT_EQ(accelmath::name(std::span<float>(dst.data(), 25), std::span<float>(dst2.data(), 25), s), Status::kOk); \
+  EXPECT_EQ(Bits(dst.data()[20]), Bits(Canary())) << #name;                                                         \
+  EXPECT_EQ(Bits(dst2.data()[20]), Bits(Canary())) << #name;                                                        \
+  EXPECT_EQ(accelmath::name(std::span<float>(dst.data(), 25), std::span<float>(dst2.data(), 19), s),               \
             Status::kBufferTooSmall) << #name;
+#define ACCELMATH_OP(name, shape, ...) ACCELMATH_TWO_ARG_##shape(name)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP
+#undef ACCELMATH_TWO_ARG_Unary
+#undef ACCELMATH_TWO_ARG_UnaryPair
 }
 
 TEST(Contract, StatusMessagesAreDistinct) {

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -14,6 +15,7 @@
 #include "accelmath/c_api.h"
 #include "accelmath/registry.h"
 #include "accuracy/oracle.h"
+#include "accuracy/sweep.h"
 #include "test_util.h"
 
 namespace {
@@ -28,22 +30,59 @@ TEST(Functions, SpecialValuesOnEveryEntryPoint) {
   for (const auto& f : accelmath::functions()) {
     SCOPED_TRACE(f.name);
     ASSERT_FALSE(f.specials.empty()) << "a row without special cases";
-    std::vector<float> in, want;
-    for (const auto& s : f.specials) in.push_back(s.in), want.push_back(s.out);
+    std::vector<float> in, want1, want2;
+    for (const auto& s : f.specials) in.push_back(s.in), want1.push_back(s.out), want2.push_back(s.out2);
     // Repeat the list so that every case also lands in every lane position of a vector.
     const std::size_t k = in.size();
     for (std::size_t r = 1; r < 17; ++r) {
-      for (std::size_t i = 0; i < k; ++i) in.push_back(in[(i + r) % k]), want.push_back(want[(i + r) % k]);
+      for (std::size_t i = 0; i < k; ++i) {
+        in.push_back(in[(i + r) % k]), want1.push_back(want1[(i + r) % k]), want2.push_back(want2[(i + r) % k]);
+      }
     }
-    std::vector<float> array(in.size()), c_abi(in.size());
-    ASSERT_EQ(f.array(array, in, in.size()), Status::kOk);
-    ASSERT_EQ(f.c_abi(c_abi.data(), in.data(), in.size()), 0);
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      EXPECT_TRUE(SameResult(array[i], want[i])) << f.name << "(" << in[i] << "): array " << array[i] << ", want " << want[i];
-      EXPECT_TRUE(SameResult(f.scalar(in[i]), want[i])) << f.name << "(" << in[i] << "): scalar " << f.scalar(in[i]);
-      EXPECT_TRUE(SameResult(c_abi[i], want[i])) << f.name << "(" << in[i] << "): C ABI " << c_abi[i];
+    const std::size_t n = in.size();
+    std::vector<float> array1(n), array2(n), c_abi1(n), c_abi2(n);
+    ASSERT_EQ(f.run(array1, array2, in, n), Status::kOk);
+    ASSERT_EQ(f.run_c_abi(c_abi1.data(), c_abi2.data(), in.data(), n), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      float s1 = 0, s2 = 0;
+      f.run_scalar(in[i], &s1, &s2);
+      for (int j = 0; j < f.outputs(); ++j) {
+        const float want = j == 0 ? want1[i] : want2[i];
+        const float array = j == 0 ? array1[i] : array2[i], scalar = j == 0 ? s1 : s2, c_abi = j == 0 ? c_abi1[i] : c_abi2[i];
+        SCOPED_TRACE("result " + std::to_string(j + 1) + " of " + std::to_string(f.outputs()));
+        EXPECT_TRUE(SameResult(array, want)) << f.name << "(" << in[i] << "): array " << array << ", want " << want;
+        EXPECT_TRUE(SameResult(scalar, want)) << f.name << "(" << in[i] << "): scalar " << scalar;
+        EXPECT_TRUE(SameResult(c_abi, want)) << f.name << "(" << in[i] << "): C ABI " << c_abi;
+      }
     }
   }
+}
+
+// A row with two results equals its two one-output functions bit for bit (the oracle row names
+// them), on every float of [1, 2), its negatives, and a random sample with edge cases.
+TEST(Functions, PairsAreBitIdenticalToTheirParts) {
+  std::vector<float> in = accelmath::sweep::sample(1 << 18, 5);
+  for (std::uint32_t i = 0; i < (1u << 23); i += 3) {
+    in.push_back(accelmath::test::FromBits(0x3F800000u + i));
+    in.push_back(-in.back());
+  }
+  int pairs = 0;
+  for (const auto& f : accelmath::functions()) {
+    if (f.outputs() != 2) continue;
+    ++pairs;
+    const auto* o = accelmath::oracle::find_oracle(f.name);
+    ASSERT_NE(o, nullptr);
+    const auto *p1 = accelmath::find_function(o->part1), *p2 = accelmath::find_function(o->part2);
+    ASSERT_TRUE(p1 && p2) << f.name;
+    std::vector<float> y1(in.size()), y2(in.size()), z1(in.size()), z2(in.size());
+    ASSERT_EQ(f.run(y1, y2, in, in.size()), Status::kOk);
+    ASSERT_EQ(p1->array(z1, in, in.size()), Status::kOk);
+    ASSERT_EQ(p2->array(z2, in, in.size()), Status::kOk);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) bad += Bits(y1[i]) != Bits(z1[i]) || Bits(y2[i]) != Bits(z2[i]);
+    EXPECT_EQ(bad, 0u) << f.name << " vs " << p1->name << ", " << p2->name;
+  }
+  EXPECT_GE(pairs, 1) << "no UnaryPair row: this test checks nothing";
 }
 
 TEST(Functions, CAbiIsExportedUnderItsDocumentedName) {
@@ -52,7 +91,8 @@ TEST(Functions, CAbiIsExportedUnderItsDocumentedName) {
   for (const auto& f : accelmath::functions()) {
     const std::string symbol = std::string("accelmath_") + f.name + "_f32";
     void* p = dlsym(self, symbol.c_str());
-    EXPECT_EQ(p, reinterpret_cast<void*>(f.c_abi)) << symbol;
+    EXPECT_EQ(p, f.c_abi ? reinterpret_cast<void*>(f.c_abi) : reinterpret_cast<void*>(f.c_abi2)) << symbol;
+    EXPECT_NE(p, nullptr) << symbol;
   }
   // Return codes: partial overlap is 2, nothing written.
   float buf[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -69,6 +109,19 @@ TEST(Functions, RegistryAndOraclesAgree) {
     EXPECT_EQ(accelmath::find_function(f.name), &f);
     EXPECT_GE(f.bound_ulp, 0.5) << f.name;
     EXPECT_TRUE(std::string(f.driver) == "Map" || std::string(f.driver) == "Split") << f.name;
+    // Exactly the entry points of its shape.
+    const bool pair = f.shape == accelmath::Shape::kUnaryPair;
+    EXPECT_EQ(f.array == nullptr, pair) << f.name;
+    EXPECT_EQ(f.array2 == nullptr, !pair) << f.name;
+    const auto* o = accelmath::oracle::find_oracle(f.name);
+    if (o && pair) {  // its parts are one-output rows, and it promises what they promise
+      const auto *p1 = accelmath::find_function(o->part1 ? o->part1 : ""), *p2 = accelmath::find_function(o->part2 ? o->part2 : "");
+      ASSERT_TRUE(p1 && p2) << f.name;
+      EXPECT_EQ(p1->outputs() + p2->outputs(), 2) << f.name;
+      EXPECT_EQ(f.bound_ulp, std::max(p1->bound_ulp, p2->bound_ulp)) << f.name;
+    } else if (o) {
+      EXPECT_TRUE(o->fast && o->exact && !o->part1) << f.name;
+    }
   }
   for (const auto& o : accelmath::oracle::oracles()) {
     EXPECT_NE(accelmath::find_function(o.name), nullptr) << "oracle row without a function: " << o.name;
@@ -83,10 +136,15 @@ TEST(Functions, ScalarMatchesArrayOnEveryFloatOfOneBinadeAndItsNegatives) {
     in[i] = accelmath::test::FromBits(0x3F800000u + i);
     in[i + (1u << 23)] = -in[i];
   }
+  std::vector<float> out2(in.size());
   for (const auto& f : accelmath::functions()) {
-    ASSERT_EQ(f.array(out, in, in.size()), Status::kOk);
+    ASSERT_EQ(f.run(out, out2, in, in.size()), Status::kOk);
     std::size_t bad = 0;
-    for (std::size_t i = 0; i < in.size(); i += 7) bad += Bits(out[i]) != Bits(f.scalar(in[i]));
+    for (std::size_t i = 0; i < in.size(); i += 7) {
+      float s1 = 0, s2 = 0;
+      f.run_scalar(in[i], &s1, &s2);
+      bad += Bits(out[i]) != Bits(s1) || (f.outputs() == 2 && Bits(out2[i]) != Bits(s2));
+    }
     EXPECT_EQ(bad, 0u) << f.name;
   }
 }

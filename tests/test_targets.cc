@@ -37,8 +37,10 @@ struct TargetReset {
 };
 
 void CheckAllTargets(const accelmath::FunctionInfo& f, const std::vector<float>& in) {
-  std::vector<float> want(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) want[i] = f.scalar(in[i]);
+  // Each result of the function: one column per output, both in one vector for UnaryPair rows.
+  const std::size_t n_in = in.size(), k = static_cast<std::size_t>(f.outputs());
+  std::vector<float> want(k * n_in);
+  for (std::size_t i = 0; i < n_in; ++i) f.run_scalar(in[i], &want[i], &want[(k - 1) * n_in + i]);
   TargetReset reset;
   const auto targets = hwy::SupportedAndGeneratedTargets();
   ASSERT_FALSE(targets.empty());
@@ -46,21 +48,24 @@ void CheckAllTargets(const accelmath::FunctionInfo& f, const std::vector<float>&
     hwy::SetSupportedTargetsForTest(target);
     const std::string name = hwy::TargetName(target);
     SCOPED_TRACE(name);
-    std::vector<float> got(in.size());
-    ASSERT_EQ(f.array(got, in, in.size()), accelmath::Status::kOk);
+    std::vector<float> got(k * n_in);
+    ASSERT_EQ(f.run(std::span<float>(got.data(), n_in), std::span<float>(got.data() + (k - 1) * n_in, n_in), in, n_in),
+              accelmath::Status::kOk);
     std::size_t mismatches = 0;
-    for (std::size_t i = 0; i < in.size() && mismatches < 10; ++i) {
-      if (Bits(got[i]) != Bits(want[i])) {
+    for (std::size_t j = 0; j < k * n_in && mismatches < 10; ++j) {
+      if (Bits(got[j]) != Bits(want[j])) {
         ++mismatches;
-        ADD_FAILURE() << f.name << "(" << in[i] << ")" << " (0x" << std::hex << Bits(in[i]) << "): target 0x" << Bits(got[i])
-                      << ", scalar 0x" << Bits(want[i]);
+        const float x = in[j % n_in];
+        ADD_FAILURE() << f.name << "(" << x << ")" << " (0x" << std::hex << Bits(x) << "), result " << j / n_in + 1
+                      << ": target 0x" << Bits(got[j]) << ", scalar 0x" << Bits(want[j]);
       }
     }
     // Every length 1..40 exercises the masked tail of each vector width.
     for (std::size_t n = 1; n <= 40; ++n) {
-      std::vector<float> part(n);
-      ASSERT_EQ(f.array(part, std::span<const float>(in.data() + 1000, n), n), accelmath::Status::kOk);
-      EXPECT_EQ(0, std::memcmp(part.data(), want.data() + 1000, 4 * n)) << "length " << n;
+      std::vector<float> part1(n), part2(n);
+      ASSERT_EQ(f.run(part1, part2, std::span<const float>(in.data() + 1000, n), n), accelmath::Status::kOk);
+      EXPECT_EQ(0, std::memcmp(part1.data(), want.data() + 1000, 4 * n)) << "length " << n;
+      if (k == 2) EXPECT_EQ(0, std::memcmp(part2.data(), want.data() + n_in + 1000, 4 * n)) << "length " << n;
     }
   }
 }

@@ -4,6 +4,11 @@
 // function f there are
 //   Status f(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept;
 //   Status f(std::span<float> dst, std::span<const float> src) noexcept;  // count = src.size()
+// and for a function of one input and two outputs (shape UnaryPair: sincos, sincospi, fresnel)
+//   Status f(std::span<float> dst1, std::span<float> dst2, std::span<const float> src, std::size_t count) noexcept;
+//   Status f(std::span<float> dst1, std::span<float> dst2, std::span<const float> src) noexcept;
+// whose outputs are bit-identical to those of its two one-output functions (sincos = sin, cos;
+// fresnel = fresnel_c, fresnel_s).
 // Each row names the function's promised max error (ulp, over every float32 input), its domain
 // and the special values it guarantees; `accelmath list` prints them, docs/accuracy.md gives the
 // measured error of each, and src/kernels/<family>-inl.h documents each algorithm.
@@ -13,7 +18,8 @@
 //    form uses count = src.size() (so dst must be at least as long as src).
 //  - count == 0 reads and writes nothing.
 //  - In place (dst.data() == src.data()) is supported; any other overlap of the first `count`
-//    elements is Status::kPartialOverlap. With separate buffers src is never modified.
+//    elements is Status::kPartialOverlap. With separate buffers src is never modified. Two
+//    outputs: each may be src itself or disjoint from it, and they must not overlap each other.
 //  - Any length: the last partial vector is handled with masked loads/stores; nothing past
 //    `count` is read or written. No temporary buffer is allocated.
 //  - float32 only: spans of other element types do not convert and fail to compile.
@@ -31,9 +37,13 @@ namespace accelmath {
 #define ACCELMATH_DECLARE_Unary(name)                                                              \
   Status name(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept; \
   Status name(std::span<float> dst, std::span<const float> src) noexcept;
+#define ACCELMATH_DECLARE_UnaryPair(name)                                                                  \
+  Status name(std::span<float> dst1, std::span<float> dst2, std::span<const float> src, std::size_t count) noexcept; \
+  Status name(std::span<float> dst1, std::span<float> dst2, std::span<const float> src) noexcept;
 #define ACCELMATH_OP(name, shape, ...) ACCELMATH_DECLARE_##shape(name)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP
 #undef ACCELMATH_DECLARE_Unary
+#undef ACCELMATH_DECLARE_UnaryPair
 
 }  // namespace accelmath

@@ -11,13 +11,16 @@
 
 namespace accelmath {
 
-enum class Shape { kUnary };
+// Unary: f(x); UnaryPair: two results of one input (sincos: sin and cos), bit-identical to those of
+// two Unary rows (its oracle row names them).
+enum class Shape { kUnary, kUnaryPair };
 // How a kernel evaluates: in float32 lanes, or in binary64 lanes rounded to float32 once.
 enum class Eval { kF32, kF64 };
 
-// An input and the exact float32 result the function must return for it, bit for bit.
+// An input and the exact float32 result the function must return for it, bit for bit (out2: the
+// second result of a UnaryPair row).
 struct Special {
-  float in, out;
+  float in, out, out2 = 0.0f;
 };
 
 struct FunctionInfo {
@@ -32,9 +35,22 @@ struct FunctionInfo {
   const char* libm;    // C library float function ("" if none): glibc, libmvec and SLEEF anchors
   const char* hwy;     // Highway contrib/math function ("none" if none)
   std::span<const Special> specials;
+  // Unary rows (nullptr otherwise):
   Status (*array)(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept;
   float (*scalar)(float x) noexcept;
   int (*c_abi)(float* dst, const float* src, std::size_t n);
+  // UnaryPair rows (nullptr otherwise):
+  Status (*array2)(std::span<float> dst1, std::span<float> dst2, std::span<const float> src, std::size_t count) noexcept;
+  void (*scalar2)(float x, float* out1, float* out2) noexcept;
+  int (*c_abi2)(float* dst1, float* dst2, const float* src, std::size_t n);
+
+  // How many results per input: 1, or 2 for UnaryPair.
+  int outputs() const noexcept { return shape == Shape::kUnaryPair ? 2 : 1; }
+  // Any row through one signature, for tools and tests: the array function with dst2 ignored by
+  // one-output rows; the per-element function (out2 untouched by one-output rows); the C ABI.
+  Status run(std::span<float> dst1, std::span<float> dst2, std::span<const float> src, std::size_t count) const noexcept;
+  void run_scalar(float x, float* out1, float* out2) const noexcept;
+  int run_c_abi(float* dst1, float* dst2, const float* src, std::size_t n) const noexcept;
 };
 
 // Every function, in registry order.

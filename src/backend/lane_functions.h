@@ -1,6 +1,6 @@
 // Every registry function on the scalar lane (one float at a time), for host code and, marked
 // host/device, CUDA device code: `accelmath::lane::EvalOne<eval>(lane::name##Kernel{}, x)` is the
-// per-element function of row `name` (src/dispatch/scalar.cc wraps it as accelmath::scalar::name).
+// per-element function of row `name` (EvalPair for a row with two results) (src/dispatch/scalar.cc wraps it as accelmath::scalar::name).
 // Adding a family adds its kernel header here.
 #pragma once
 
@@ -10,6 +10,8 @@
 #include "drivers/eval-inl.h"
 #include "kernels/exp_log-inl.h"
 #include "kernels/ndtri-inl.h"
+#include "kernels/trig-inl.h"
+#include "kernels/fresnel-inl.h"
 
 #include "accelmath/registry.h"
 
@@ -28,6 +30,17 @@ ACCELMATH_HD float EvalOne(const K& k, float x) {
   } else {
     return k(D<float>(), Vec<float>{x}).raw;
   }
+}
+
+// One element through a row with two results (shape UnaryPair; binary64 lanes).
+template <Eval E, class K>
+ACCELMATH_HD void EvalPair(const K& k, float x, float* out1, float* out2) {
+  static_assert(E == Eval::kF64, "UnaryPair rows evaluate in binary64 lanes");
+  const D<double> dd;
+  Vec<double> second;
+  const Vec<double> first = k(dd, PromoteTo(dd, Vec<float>{x}), second);
+  *out1 = DemoteTo(D<float>(), first).raw;
+  *out2 = DemoteTo(D<float>(), second).raw;
 }
 
 }  // namespace accelmath::lane

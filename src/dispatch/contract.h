@@ -9,6 +9,13 @@
 
 namespace accelmath::detail {
 
+// A registry row's array loop on one Highway target (src/dispatch/family-inl.h): `unary` for Unary
+// rows, `pair` for UnaryPair rows.
+struct ArrayLoop {
+  void (*unary)(const float* src, float* dst, std::size_t n);
+  void (*pair)(const float* src, float* dst1, float* dst2, std::size_t n);
+};
+
 // Checks a unary call f(dst, src, count). kOk means: count fits both spans and the first `count`
 // elements of dst and src are either disjoint or the very same elements (in place).
 template <typename TD, typename TS>
@@ -30,6 +37,27 @@ template <class Kernel>
 Status RunUnary(Kernel* kernel, std::span<float> dst, std::span<const float> src, std::size_t count) noexcept {
   const Status s = CheckUnary(dst, src, count);
   if (s == Status::kOk && count != 0) kernel(src.data(), dst.data(), count);
+  return s;
+}
+
+// Checks a two-output call f(dst1, dst2, src, count): each output as CheckUnary with src, and the
+// two outputs' first `count` elements disjoint.
+inline Status CheckUnaryPair(std::span<float> dst1, std::span<float> dst2, std::span<const float> src,
+                             std::size_t count) noexcept {
+  if (const Status s = CheckUnary(dst1, src, count); s != Status::kOk) return s;
+  if (const Status s = CheckUnary(dst2, src, count); s != Status::kOk) return s;
+  if (count == 0) return Status::kOk;
+  const auto a0 = reinterpret_cast<std::uintptr_t>(dst1.data());
+  const auto b0 = reinterpret_cast<std::uintptr_t>(dst2.data());
+  const std::uintptr_t bytes = count * sizeof(float);
+  return a0 + bytes <= b0 || b0 + bytes <= a0 ? Status::kOk : Status::kPartialOverlap;
+}
+
+template <class Kernel>
+Status RunUnaryPair(Kernel* kernel, std::span<float> dst1, std::span<float> dst2, std::span<const float> src,
+                    std::size_t count) noexcept {
+  const Status s = CheckUnaryPair(dst1, dst2, src, count);
+  if (s == Status::kOk && count != 0) kernel(src.data(), dst1.data(), dst2.data(), count);
   return s;
 }
 

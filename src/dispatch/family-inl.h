@@ -16,32 +16,51 @@
 
 namespace accelmath::HWY_NAMESPACE {
 
-using UnaryArrayFn = void (*)(const float*, float*, size_t);
+using ::accelmath::detail::ArrayLoop;
 
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) ACCELMATH_DEFINE_KERNEL(name, driver, kernel)
 #include ACCELMATH_FAMILY_ROWS
 #undef ACCELMATH_OP
 
 #if HWY_NATIVE_FMA && HWY_HAVE_FLOAT64
-#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...)              \
+#define ACCELMATH_LOOP_Unary(name, driver, eval)                           \
   void name##Array(const float* src, float* dst, size_t n) {              \
     driver##Unary<Eval::k##eval>(name##Kernel{}, src, dst, n);             \
   }
+#define ACCELMATH_LOOP_UnaryPair(name, driver, eval)                                 \
+  void name##Array(const float* src, float* dst1, float* dst2, size_t n) {          \
+    driver##UnaryPair<Eval::k##eval>(name##Kernel{}, src, dst1, dst2, n);            \
+  }
 #else
-#define ACCELMATH_OP(name, ...)                                           \
+#define ACCELMATH_LOOP_Unary(name, driver, eval)                          \
   void name##Array(const float* src, float* dst, size_t n) {              \
     for (size_t i = 0; i < n; ++i) dst[i] = accelmath::scalar::name(src[i]); \
   }
+#define ACCELMATH_LOOP_UnaryPair(name, driver, eval)                                             \
+  void name##Array(const float* src, float* dst1, float* dst2, size_t n) {                      \
+    for (size_t i = 0; i < n; ++i) {                                                            \
+      float a, b;                                                                               \
+      accelmath::scalar::name(src[i], &a, &b);                                                  \
+      dst1[i] = a, dst2[i] = b;                                                                 \
+    }                                                                                           \
+  }
 #endif
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) ACCELMATH_LOOP_##shape(name, driver, eval)
 #include ACCELMATH_FAMILY_ROWS
 #undef ACCELMATH_OP
+#undef ACCELMATH_LOOP_Unary
+#undef ACCELMATH_LOOP_UnaryPair
 
-const UnaryArrayFn* ACCELMATH_FAMILY_TABLE() {
-#define ACCELMATH_OP(name, ...) name##Array,
-  static constexpr UnaryArrayFn kTable[] = {
+const ArrayLoop* ACCELMATH_FAMILY_TABLE() {
+#define ACCELMATH_ENTRY_Unary(name) ArrayLoop{name##Array, nullptr},
+#define ACCELMATH_ENTRY_UnaryPair(name) ArrayLoop{nullptr, name##Array},
+#define ACCELMATH_OP(name, shape, ...) ACCELMATH_ENTRY_##shape(name)
+  static constexpr ArrayLoop kTable[] = {
 #include ACCELMATH_FAMILY_ROWS
   };
 #undef ACCELMATH_OP
+#undef ACCELMATH_ENTRY_Unary
+#undef ACCELMATH_ENTRY_UnaryPair
   return kTable;
 }
 
@@ -49,7 +68,6 @@ const UnaryArrayFn* ACCELMATH_FAMILY_TABLE() {
 HWY_AFTER_NAMESPACE();  // opened by dispatch/prologue-inl.h
 
 #if HWY_ONCE
-#include "dispatch/contract.h"
 
 namespace accelmath {
 
@@ -63,13 +81,24 @@ enum : int {
 };
 }  // namespace
 
-#define ACCELMATH_OP(name, ...)                                                                       \
+#define ACCELMATH_API_Unary(name)                                                                     \
   Status name(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept {        \
-    return detail::RunUnary(HWY_DYNAMIC_DISPATCH(ACCELMATH_FAMILY_TABLE)()[kRow_##name], dst, src, count); \
+    return detail::RunUnary(HWY_DYNAMIC_DISPATCH(ACCELMATH_FAMILY_TABLE)()[kRow_##name].unary, dst, src, count); \
   }                                                                                                   \
   Status name(std::span<float> dst, std::span<const float> src) noexcept { return name(dst, src, src.size()); }
+#define ACCELMATH_API_UnaryPair(name)                                                                             \
+  Status name(std::span<float> dst1, std::span<float> dst2, std::span<const float> src, std::size_t count) noexcept { \
+    return detail::RunUnaryPair(HWY_DYNAMIC_DISPATCH(ACCELMATH_FAMILY_TABLE)()[kRow_##name].pair, dst1, dst2, src,  \
+                                count);                                                                           \
+  }                                                                                                               \
+  Status name(std::span<float> dst1, std::span<float> dst2, std::span<const float> src) noexcept {               \
+    return name(dst1, dst2, src, src.size());                                                                     \
+  }
+#define ACCELMATH_OP(name, shape, ...) ACCELMATH_API_##shape(name)
 #include ACCELMATH_FAMILY_ROWS
 #undef ACCELMATH_OP
+#undef ACCELMATH_API_Unary
+#undef ACCELMATH_API_UnaryPair
 
 }  // namespace accelmath
 #endif  // HWY_ONCE

@@ -1,6 +1,11 @@
 // First include of every family dispatch file (src/dispatch/<family>.cc), once per Highway target,
 // before the family's kernels: the kernels' namespace, Highway's operations, the drivers. It opens
 // the target's attribute region (HWY_BEFORE_NAMESPACE) for the kernels; family-inl.h closes it.
+// Outside the attribute region: their inline code runs on every CPU.
+#include "accelmath/registry.h"
+#include "accelmath/scalar.h"
+#include "dispatch/contract.h"
+
 #define ACCELMATH_KNS HWY_NAMESPACE
 HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {

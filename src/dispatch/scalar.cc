@@ -15,8 +15,13 @@
 
 namespace accelmath::scalar {
 
-#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) \
+#define ACCELMATH_SCALAR_Unary(name, eval) \
   ACCELMATH_SCALAR_CLONES float name(float x) noexcept { return lane::EvalOne<Eval::k##eval>(lane::name##Kernel{}, x); }
+#define ACCELMATH_SCALAR_UnaryPair(name, eval)                                \
+  ACCELMATH_SCALAR_CLONES void name(float x, float* out1, float* out2) noexcept { \
+    lane::EvalPair<Eval::k##eval>(lane::name##Kernel{}, x, out1, out2);       \
+  }
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) ACCELMATH_SCALAR_##shape(name, eval)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP
 

@@ -2,7 +2,8 @@
 // the scalar lane (src/dispatch/scalar.cc, and CUDA device code) both include this file, so the
 // per-element API and the SIMD drivers run the very same composition.
 //   ACCELMATH_DEFINE_KERNEL(name, driver, kernel): a functor `name##Kernel` for the row.
-//     Map rows call `kernel(d, x)`. Split rows have three parts, kernel##IsCommon (a mask),
+//     Map rows call `kernel(d, x)`, or `kernel(d, x, second)` for a row with two results (shape
+//     UnaryPair: the kernel returns the first and writes the second). Split rows have three parts, kernel##IsCommon (a mask),
 //     kernel##Common and kernel##Rare; on one vector they give IfThenElse(IsCommon, Common, Rare),
 //     skipping a region no lane needs (a whole-vector test, never per lane: each lane's value is
 //     the same pure function either way). The array driver of a Split row instead compacts the
@@ -39,9 +40,12 @@ ACCELMATH_KERNEL V SplitEval(const K& k, D d, V x) {
   ACCELMATH_KERNEL ret member(D d, V x) const {  \
     return fn(d, x);                             \
   }
-#define ACCELMATH_DEFINE_KERNEL_Map(name, kernel) \
-  struct name##Kernel {                           \
-    ACCELMATH_KERNEL_MEMBER(V, operator(), kernel) \
+#define ACCELMATH_DEFINE_KERNEL_Map(name, kernel)                        \
+  struct name##Kernel {                                                  \
+    template <class D, class V, class... Second>                         \
+    ACCELMATH_KERNEL V operator()(D d, V x, Second&... second) const {   \
+      return kernel(d, x, second...);                                    \
+    }                                                                    \
   };
 #define ACCELMATH_DEFINE_KERNEL_Split(name, kernel)       \
   struct name##Kernel {                                   \

@@ -155,10 +155,13 @@ double ulp_error_exact(const Oracle& o, double x, float y) {
 
 namespace {
 #define ACCELMATH_ORACLE(name, source, fast, exact) Oracle{#name, source, fast, exact},
+#define ACCELMATH_ORACLE_PAIR(name, part1, part2) \
+  Oracle{#name, "= " #part1 ", " #part2 " bit for bit", nullptr, nullptr, #part1, #part2},
 const Oracle kOracles[] = {
 #include "accuracy/oracles.def"
 };
 #undef ACCELMATH_ORACLE
+#undef ACCELMATH_ORACLE_PAIR
 }  // namespace
 
 std::span<const Oracle> oracles() noexcept { return kOracles; }

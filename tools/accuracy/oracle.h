@@ -27,6 +27,10 @@ struct Oracle {
   const char* source;  // the two tiers, for people
   Fast fast;
   Exact exact;
+  // A row with two results (registry shape UnaryPair) has no tiers of its own: its results must be
+  // bit-identical to those of the one-output functions part1 and part2 (ACCELMATH_ORACLE_PAIR).
+  const char* part1 = nullptr;
+  const char* part2 = nullptr;
 };
 
 // Every oracle row, and the one for a function (nullptr if none).
@@ -74,6 +78,21 @@ double ndtri(double p);
 void ndtri_exact(mpfr_ptr out, double p);
 // The same, rounded to the nearest double.
 double ndtri_mpfr(double p);
+
+// sinpi, cospi, tanpi (tools/accuracy/trig_oracle.cc): exact reduction, then glibc sin/cos/tan of
+// pi r in binary64, or MPFR at out's precision.
+double sinpi(double x);
+double cospi(double x);
+double tanpi(double x);
+void sinpi_exact(mpfr_ptr out, double x);
+void cospi_exact(mpfr_ptr out, double x);
+void tanpi_exact(mpfr_ptr out, double x);
+
+// The Fresnel integrals C and S (tools/accuracy/fresnel_oracle.cc).
+double fresnel_c(double x);
+double fresnel_s(double x);
+void fresnel_c_exact(mpfr_ptr out, double x);
+void fresnel_s_exact(mpfr_ptr out, double x);
 
 // Float32 ulp at the magnitude of the exact value r: 2^(floor(log2 |r|) - 23), at least 2^-149
 // (2^104 at and above 2^128, the binade an overflow rounds into).

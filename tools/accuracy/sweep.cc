@@ -59,6 +59,38 @@ void Accumulate(Result& r, const FunctionInfo& f, const oracle::Oracle& o, float
   }
 }
 
+// The work on one chunk of inputs: a one-output row against its oracle, or a two-output row
+// (UnaryPair) against the one-output rows it must equal bit for bit.
+struct ChunkWork {
+  const FunctionInfo& f;
+  const oracle::Oracle* o;                        // one-output rows
+  const FunctionInfo *part1 = nullptr, *part2 = nullptr;  // UnaryPair rows
+  void operator()(std::span<const float> in, Result& r) const {
+    const std::size_t n = in.size();
+    thread_local std::vector<float> y1, y2, p1, p2;
+    y1.resize(n), y2.resize(n);
+    f.run(y1, y2, in, n);
+    if (!part1) {
+      for (std::size_t i = 0; i < n; ++i) Accumulate(r, f, *o, in[i], y1[i]);
+      return;
+    }
+    p1.resize(n), p2.resize(n);
+    part1->run(p1, p1, in, n);
+    part2->run(p2, p2, in, n);
+    for (std::size_t i = 0; i < n; ++i) {
+      ++r.count;
+      if (Bits(y1[i]) != Bits(p1[i]) || Bits(y2[i]) != Bits(p2[i])) {
+        if (r.pair_mismatches++ == 0) r.worst_x = in[i], r.worst_y = Bits(y1[i]) != Bits(p1[i]) ? y1[i] : y2[i];
+      }
+    }
+  }
+};
+
+ChunkWork WorkFor(const FunctionInfo& f, const oracle::Oracle& o) {
+  if (f.shape != Shape::kUnaryPair) return {f, &o};
+  return {f, nullptr, find_function(o.part1), find_function(o.part2)};
+}
+
 // Runs chunks [0, n_chunks) of an input set on `threads` threads. `fill(c, buf)` writes chunk c's
 // inputs into buf and returns their number.
 template <class Fill>
@@ -66,13 +98,12 @@ Result RunChunks(const FunctionInfo& f, const oracle::Oracle& o, std::uint64_t n
   threads = std::max(1u, threads);
   std::atomic<std::uint64_t> next{0}, done{0};
   std::vector<Result> partial(threads);
+  const ChunkWork chunk_work = WorkFor(f, o);
   auto work = [&](unsigned t) {
-    std::vector<float> in(kChunk), out(kChunk);
+    std::vector<float> in(kChunk);
     for (std::uint64_t c; (c = next.fetch_add(1)) < n_chunks;) {
       const std::size_t n = fill(c, in.data());
-      const std::span<const float> src(in.data(), n);
-      f.array(out, src, n);
-      for (std::size_t i = 0; i < n; ++i) Accumulate(partial[t], f, o, in[i], out[i]);
+      chunk_work(std::span<const float>(in.data(), n), partial[t]);
       done.fetch_add(n);
     }
   };
@@ -107,6 +138,8 @@ void Result::merge(const Result& o) {
   exact_checks += o.exact_checks;
   dual_errors += o.dual_errors;
   special_mismatches += o.special_mismatches;
+  if (o.pair_mismatches && !pair_mismatches) worst_x = o.worst_x, worst_y = o.worst_y;
+  pair_mismatches += o.pair_mismatches;
   for (std::size_t i = 0; i < kBuckets; ++i) histogram[i] += o.histogram[i];
 }
 
@@ -185,6 +218,14 @@ std::vector<float> sample(std::size_t n, std::uint64_t seed, const FunctionInfo*
 void print(const Result& r, const FunctionInfo& f, const std::string& input_set, std::FILE* out) {
   std::fprintf(out, "%s over %s: %llu inputs (%.1f s)\n", f.name, input_set.c_str(),
                static_cast<unsigned long long>(r.count), r.seconds);
+  if (f.shape == Shape::kUnaryPair) {
+    const oracle::Oracle* o = oracle::find_oracle(f.name);
+    std::fprintf(out, "  both results bit-identical to %s and %s: %s (%llu inputs differ%s", o->part1, o->part2,
+                 r.pair_mismatches ? "NO" : "yes", static_cast<unsigned long long>(r.pair_mismatches),
+                 r.pair_mismatches ? ", the first at x = " : ")\n");
+    if (r.pair_mismatches) std::fprintf(out, "%.9g (0x%08x))\n", r.worst_x, Bits(r.worst_x));
+    return;
+  }
   std::fprintf(out, "  max ulp error  %.6f  at x = %.9g (0x%08x): got %.9g, exact %.17g  (bound %g: %s)\n", r.max_ulp,
                r.worst_x, Bits(r.worst_x), r.worst_y, r.worst_ref, f.bound_ulp, r.max_ulp <= f.bound_ulp ? "ok" : "EXCEEDED");
   std::fprintf(out, "  correctly rounded  %.6f%%  (%llu results measured by the exact tier)\n",
@@ -216,6 +257,13 @@ void print(const Result& r, const FunctionInfo& f, const std::string& input_set,
 
 std::string markdown_row(const Result& r, const FunctionInfo& f) {
   char buf[512];
+  if (f.shape == Shape::kUnaryPair) {
+    const oracle::Oracle* o = oracle::find_oracle(f.name);
+    std::snprintf(buf, sizeof buf, "| %s | %g | as %s, %s | %s | bit-identical to them: %s | %llu | %.0f s |", f.name,
+                  f.bound_ulp, o->part1, o->part2, r.pair_mismatches ? "differs" : "-",
+                  r.pair_mismatches ? "NO" : "yes", static_cast<unsigned long long>(r.count), r.seconds);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "| %s | %g | %.6f | %.9g (0x%08x) | %.6f%% | %llu | %.0f s |", f.name, f.bound_ulp,
                 r.max_ulp, r.worst_x, Bits(r.worst_x),
                 r.count ? 100.0 * double(r.correctly_rounded) / double(r.count) : 0.0,

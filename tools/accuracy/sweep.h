@@ -1,5 +1,9 @@
 // The exhaustive (or sampled) accuracy sweeper of `accelmath sweep`, for any registry function.
 //
+// A function with two results (shape UnaryPair) is instead checked bit for bit against the two
+// one-output functions its oracle row names (sincos against sin and cos), which the sweeper
+// measures on their own: its `pair_mismatches` count the inputs where either result differs.
+//
 // For every input it runs the library's array API (the dispatched SIMD path), compares with the
 // function's oracle row (tools/accuracy/oracles.def, two tiers: the double reference for every
 // input, the exact MPFR/Arb one where the double one cannot decide) and accumulates: max ulp error
@@ -40,6 +44,7 @@ struct Result {
   std::uint64_t exact_checks = 0;       // results the exact tier measured
   std::uint64_t dual_errors = 0;        // dual threshold 1e-4 vs the float32-rounded oracle
   std::uint64_t special_mismatches = 0;
+  std::uint64_t pair_mismatches = 0;  // UnaryPair rows: inputs whose results differ from the parts'
   std::array<std::uint64_t, kBuckets> histogram{};
   double seconds = 0;
 

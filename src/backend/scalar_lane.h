@@ -70,6 +70,9 @@ using RebindToUnsigned = D<typename detail::Unsigned<TFromD<Desc>>::type>;
 // Like Highway's: the signed integer lanes of the same width (index vectors of GatherIndex).
 template <class Desc>
 using RebindToSigned = D<typename detail::Signed<TFromD<Desc>>::type>;
+// Like Highway's Rebind: the lanes of type T, as many as Desc has (one here).
+template <typename T, class Desc>
+using Rebind = D<T>;
 
 template <typename T>
 ACCELMATH_HD constexpr size_t Lanes(D<T>) {
@@ -166,6 +169,10 @@ template <typename T>
 ACCELMATH_HD Vec<T> And(Vec<T> a, Vec<T> b) {
   return Vec<T>{T(a.raw & b.raw)};
 }
+template <typename T>
+ACCELMATH_HD Vec<T> Xor(Vec<T> a, Vec<T> b) {
+  return Vec<T>{T(a.raw ^ b.raw)};
+}
 // o | (a1 & a2), like Highway's OrAnd (one vpternlog on AVX-512).
 template <typename T>
 ACCELMATH_HD Vec<T> OrAnd(Vec<T> o, Vec<T> a1, Vec<T> a2) {
@@ -225,6 +232,12 @@ ACCELMATH_HD Mask<T> Or(Mask<T> a, Mask<T> b) {
 template <typename T>
 ACCELMATH_HD Mask<T> Not(Mask<T> a) {
   return Mask<T>{!a.raw};
+}
+// The same lanes' mask for lanes of another type of the same width, like Highway's RebindMask.
+template <typename T, typename U>
+ACCELMATH_HD Mask<T> RebindMask(D<T>, Mask<U> m) {
+  static_assert(sizeof(T) == sizeof(U), "RebindMask needs equal widths");
+  return Mask<T>{m.raw};
 }
 template <typename T>
 ACCELMATH_HD bool AllTrue(D<T>, Mask<T> m) {

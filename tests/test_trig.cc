@@ -1,0 +1,175 @@
+// The trig family and the Fresnel integrals beyond what the registry-wide tests check: vectors that
+// mix tiny and huge arguments lane by lane (each lane against the scalar lane and the oracle), the
+// exact values of sinpi/cospi/tanpi at every integer and half-integer a float can hold, C23's signs
+// there, and the Fresnel integrals' symmetry and tails.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "accelmath/math.h"
+#include "accelmath/registry.h"
+#include "accelmath/scalar.h"
+#include "accuracy/oracle.h"
+#include "test_util.h"
+
+namespace {
+
+using accelmath::Status;
+using accelmath::test::Bits;
+using accelmath::test::FromBits;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// A float's error in ulp against the exact tier of its oracle row (MPFR/Arb at 128 bits).
+double UlpError(const char* name, float x, float y) {
+  const auto* o = accelmath::oracle::find_oracle(name);
+  return accelmath::oracle::ulp_error_exact(*o, x, y);
+}
+
+// Tiny, moderate, huge and special arguments, rotated through every lane position of a 16-lane
+// vector, so that each vector mixes the Cody-Waite and Payne-Hanek regions and the specials.
+std::vector<float> MixedLanes() {
+  const std::vector<float> base = {1e-30f,        3.4e38f,       1.0f,        -1e10f,  0x1p-149f, 100.0f,
+                                   -0.0f,         0x1.921fb6p+0f, 1e22f,      -2.5e20f, 0x1.fffffep+127f,
+                                   0x1p-126f,     -7.0f,         0x1.5fp+19f, 1e5f,    -3.14159274f, 0x1.2d97c8p+3f,
+                                   12582912.0f,   -0x1.000002p+24f, 0.5f,     kInf,    -kInf,  NAN};
+  std::vector<float> v;
+  for (std::size_t r = 0; r < base.size(); ++r) {
+    for (std::size_t i = 0; i < base.size(); ++i) v.push_back(base[(i + r) % base.size()]);
+  }
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<std::uint32_t> bits;
+  for (int i = 0; i < 4096; ++i) v.push_back(FromBits(bits(rng)));  // every magnitude in one vector
+  return v;
+}
+
+TEST(Trig, MixedTinyAndHugeLanesMatchTheScalarLaneAndTheOracle) {
+  const std::vector<float> in = MixedLanes();
+  int checked = 0;
+  for (const char* name : {"sin", "cos", "tan", "sinpi", "cospi", "tanpi", "fresnel_c", "fresnel_s"}) {
+    const auto* f = accelmath::find_function(name);
+    ASSERT_NE(f, nullptr) << name;
+    std::vector<float> y(in.size());
+    ASSERT_EQ(f->array(y, in, in.size()), Status::kOk);
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      ASSERT_EQ(Bits(y[i]), Bits(f->scalar(in[i]))) << name << "(" << in[i] << ") lane " << i % 16;
+      const double e = UlpError(name, in[i], y[i]);
+      ASSERT_LE(e, f->bound_ulp) << name << "(" << std::hexfloat << in[i] << ") = " << y[i];
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 30000);
+}
+
+// Every float with |x| >= 2^22 is a multiple of 1/2; from 2^23 an integer; from 2^24 even. sinpi,
+// cospi and tanpi are exact there, with C23's signs: sinpi(+-n) = +-0, cospi(n + 1/2) = +0,
+// tanpi(n) = +0 for even n >= 0 (-0 for odd), mirrored for negative n, tanpi(n + 1/2) = +inf for
+// even n, -inf for odd n. Checked on every exponent from 2^22 to 2^127, a stride of mantissas each.
+TEST(Trig, PiFunctionsAreExactAtEveryLargeFloat) {
+  std::vector<float> in;
+  for (std::uint32_t e = 22 + 127; e <= 254; ++e) {
+    for (std::uint32_t m = 0; m < (1u << 23); m += (m < 64 ? 1 : 4099)) {
+      const float x = FromBits(e << 23 | m);
+      in.push_back(x), in.push_back(-x);
+    }
+  }
+  std::vector<float> s(in.size()), c(in.size()), t(in.size());
+  ASSERT_EQ(accelmath::sinpi(s, in), Status::kOk);
+  ASSERT_EQ(accelmath::cospi(c, in), Status::kOk);
+  ASSERT_EQ(accelmath::tanpi(t, in), Status::kOk);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const double x = in[i];
+    const bool half = x != std::floor(x);  // n + 1/2
+    const double n = std::floor(x);
+    const bool odd = std::fmod(std::fabs(n), 2.0) == 1.0;
+    float ws, wc, wt;
+    if (half) {  // x = n + 1/2: sinpi = (-1)^n, cospi = +0, tanpi = +-inf
+      ws = odd ? -1.0f : 1.0f, wc = 0.0f, wt = odd ? -kInf : kInf;
+    } else {  // x = n: sinpi = +-0 with x's sign, cospi = (-1)^n, tanpi = +-0 with sign(x) * (-1)^n
+      ws = std::copysign(0.0f, in[i]), wc = odd ? -1.0f : 1.0f;
+      wt = std::copysign(0.0f, (x < 0) != odd ? -1.0f : 1.0f);
+    }
+    ASSERT_EQ(Bits(s[i]), Bits(ws)) << "sinpi(" << std::hexfloat << in[i] << ") = " << s[i];
+    ASSERT_EQ(Bits(c[i]), Bits(wc)) << "cospi(" << std::hexfloat << in[i] << ") = " << c[i];
+    ASSERT_EQ(Bits(t[i]), Bits(wt)) << "tanpi(" << std::hexfloat << in[i] << ") = " << t[i];
+  }
+}
+
+// The same rules at the small integers and half-integers, where the reduction is not trivial.
+TEST(Trig, PiFunctionsAtSmallIntegersAndHalfIntegers) {
+  for (int k = -4000; k <= 4000; ++k) {
+    const float x = 0.5f * static_cast<float>(k);
+    const bool half = k % 2 != 0;
+    const int n = static_cast<int>(std::floor(0.5 * k));
+    const bool odd = n % 2 != 0;
+    if (half) {
+      EXPECT_EQ(accelmath::scalar::sinpi(x), odd ? -1.0f : 1.0f) << x;
+      EXPECT_EQ(Bits(accelmath::scalar::cospi(x)), Bits(0.0f)) << x;
+      EXPECT_EQ(accelmath::scalar::tanpi(x), odd ? -kInf : kInf) << x;
+    } else {
+      EXPECT_EQ(Bits(accelmath::scalar::sinpi(x)), Bits(std::copysign(0.0f, x))) << x;
+      EXPECT_EQ(accelmath::scalar::cospi(x), odd ? -1.0f : 1.0f) << x;
+      EXPECT_EQ(Bits(accelmath::scalar::tanpi(x)), Bits(std::copysign(0.0f, (x < 0 || (x == 0 && std::signbit(x))) != odd ? -1.0f : 1.0f)))
+          << x;
+    }
+  }
+  EXPECT_EQ(Bits(accelmath::scalar::tanpi(-0.0f)), Bits(-0.0f));
+  EXPECT_EQ(accelmath::scalar::sinpi(0.25f), accelmath::scalar::cospi(0.25f));  // both round sqrt(1/2)
+  EXPECT_EQ(accelmath::scalar::tanpi(0.25f), 1.0f);
+  EXPECT_EQ(accelmath::scalar::tanpi(-0.75f), 1.0f);
+}
+
+// Odd functions keep the sign of zero and are odd bit for bit; cos and cospi are even.
+TEST(Trig, SymmetryBitForBit) {
+  std::mt19937 rng(8);
+  std::uniform_int_distribution<std::uint32_t> bits(0, 0x7F7FFFFFu);
+  std::vector<float> pos(1 << 16), neg(pos.size());
+  for (std::size_t i = 0; i < pos.size(); ++i) pos[i] = FromBits(bits(rng)), neg[i] = -pos[i];
+  for (const char* name : {"sin", "tan", "sinpi", "tanpi", "fresnel_c", "fresnel_s", "cos", "cospi"}) {
+    const auto* f = accelmath::find_function(name);
+    const bool even = name == std::string("cos") || name == std::string("cospi");
+    std::vector<float> yp(pos.size()), yn(pos.size());
+    ASSERT_EQ(f->array(yp, pos, pos.size()), Status::kOk);
+    ASSERT_EQ(f->array(yn, neg, neg.size()), Status::kOk);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+      if (std::isnan(yp[i]) && std::isnan(yn[i])) continue;
+      bad += Bits(even ? yp[i] : -yp[i]) != Bits(yn[i]);
+    }
+    EXPECT_EQ(bad, 0u) << name;
+  }
+}
+
+// C(x) ~ x and S(x) ~ pi x^3 / 6 for tiny x, without underflow trouble; both tend to 1/2.
+TEST(Fresnel, TinyAndLargeArguments) {
+  for (int e = -149; e <= -30; ++e) {
+    const float x = std::ldexp(1.0f, e);
+    EXPECT_EQ(accelmath::scalar::fresnel_c(x), x) << e;
+    EXPECT_EQ(accelmath::scalar::fresnel_c(-x), -x) << e;
+    // pi/6 x^3 correctly rounded (as a double it is exact enough: its rounding to float is the test).
+    const float s = static_cast<float>(M_PI / 6 * std::pow(2.0, 3 * e));
+    EXPECT_EQ(Bits(accelmath::scalar::fresnel_s(x)), Bits(s)) << e;
+  }
+  for (float x : {1e8f, 3e9f, 1e20f, 3.4e38f}) {
+    EXPECT_EQ(accelmath::scalar::fresnel_c(x), 0.5f) << x;
+    EXPECT_EQ(accelmath::scalar::fresnel_s(-x), -0.5f) << x;
+  }
+  // Where 1/(pi x) is still visible in float32 the result must follow the oracle (checked
+  // lane by lane above); here a dense run near x = 1000 through both entry points.
+  std::vector<float> in;
+  for (float x = 1000.0f; in.size() < 20000; x = std::nextafter(x, kInf)) in.push_back(x);
+  std::vector<float> c(in.size()), s(in.size());
+  ASSERT_EQ(accelmath::fresnel_c(c, in), Status::kOk);
+  ASSERT_EQ(accelmath::fresnel_s(s, in), Status::kOk);
+  for (std::size_t i = 0; i < in.size(); i += 97) {
+    EXPECT_LE(UlpError("fresnel_c", in[i], c[i]), 1.0) << in[i];
+    EXPECT_LE(UlpError("fresnel_s", in[i], s[i]), 1.0) << in[i];
+  }
+}
+
+}  // namespace

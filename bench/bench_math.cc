@@ -275,7 +275,7 @@ Target g_target = Target::kNative;
 struct Impl {
   std::string label;
   std::function<void(const float*, float*, std::size_t)> fn;
-  std::shared_ptr<std::vector<float>> second;
+  std::shared_ptr<std::vector<float>> second = nullptr;
 };
 
 // The second result's buffer of a UnaryPair row's implementations (room for the largest n).

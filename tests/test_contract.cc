@@ -113,7 +113,9 @@ TEST(Contract, AdjacentBuffersAreFine) {
     float s1 = 0, s2 = 0;
     f.run_scalar(0.4f, &s1, &s2);
     EXPECT_EQ(Bits(dst[0]), Bits(s1)) << f.name;
-    if (f.outputs() == 2) EXPECT_EQ(Bits(dst2[0]), Bits(s2)) << f.name;
+    if (f.outputs() == 2) {
+      EXPECT_EQ(Bits(dst2[0]), Bits(s2)) << f.name;
+    }
     EXPECT_TRUE(g.GuardsIntact()) << f.name;
   }
 }

@@ -65,7 +65,9 @@ void CheckAllTargets(const accelmath::FunctionInfo& f, const std::vector<float>&
       std::vector<float> part1(n), part2(n);
       ASSERT_EQ(f.run(part1, part2, std::span<const float>(in.data() + 1000, n), n), accelmath::Status::kOk);
       EXPECT_EQ(0, std::memcmp(part1.data(), want.data() + 1000, 4 * n)) << "length " << n;
-      if (k == 2) EXPECT_EQ(0, std::memcmp(part2.data(), want.data() + n_in + 1000, 4 * n)) << "length " << n;
+      if (k == 2) {
+        EXPECT_EQ(0, std::memcmp(part2.data(), want.data() + n_in + 1000, 4 * n)) << "length " << n;
+      }
     }
   }
 }

@@ -32,15 +32,22 @@ ACCELMATH_HD float EvalOne(const K& k, float x) {
   }
 }
 
-// One element through a row with two results (shape UnaryPair; binary64 lanes).
+// One element through a row with two results (shape UnaryPair): binary64 lanes rounded once, or
+// float32 lanes.
 template <Eval E, class K>
 ACCELMATH_HD void EvalPair(const K& k, float x, float* out1, float* out2) {
-  static_assert(E == Eval::kF64, "UnaryPair rows evaluate in binary64 lanes");
-  const D<double> dd;
-  Vec<double> second;
-  const Vec<double> first = k(dd, PromoteTo(dd, Vec<float>{x}), second);
-  *out1 = DemoteTo(D<float>(), first).raw;
-  *out2 = DemoteTo(D<float>(), second).raw;
+  if constexpr (E == Eval::kF64) {
+    const D<double> dd;
+    Vec<double> second;
+    const Vec<double> first = k(dd, PromoteTo(dd, Vec<float>{x}), second);
+    *out1 = DemoteTo(D<float>(), first).raw;
+    *out2 = DemoteTo(D<float>(), second).raw;
+  } else {
+    Vec<float> second;
+    const Vec<float> first = k(D<float>(), Vec<float>{x}, second);
+    *out1 = first.raw;
+    *out2 = second.raw;
+  }
 }
 
 }  // namespace accelmath::lane

@@ -78,6 +78,15 @@ template <typename T>
 ACCELMATH_HD constexpr size_t Lanes(D<T>) {
   return 1;
 }
+// Like Highway's Half for a one-lane descriptor: the same one lane (kernels test MaxLanes before
+// splitting a vector into halves, so nothing is ever halved here).
+template <class Desc>
+using Half = Desc;
+// Like Highway's MaxLanes: a compile-time bound on Lanes (one here).
+template <typename T>
+ACCELMATH_HD constexpr size_t MaxLanes(D<T>) {
+  return 1;
+}
 
 // ---- construction --------------------------------------------------------------------------
 template <typename T, typename A>

@@ -45,23 +45,41 @@ HWY_INLINE void MapUnary(const K& k, const float* HWY_RESTRICT src, float* HWY_R
 // The same for a kernel with two results (shape UnaryPair): k(d, x, second) returns the first.
 template <Eval E, class K>
 HWY_INLINE void MapUnaryPair(const K& k, const float* src, float* dst1, float* dst2, size_t n) {
-  static_assert(E == Eval::kF64, "UnaryPair rows evaluate in binary64 lanes");
-  const ScalableTag<double> dd;
-  const Rebind<float, decltype(dd)> df;
-  const size_t N = Lanes(dd);
-  size_t i = 0;
-  for (; i + N <= n; i += N) {
-    Vec<decltype(dd)> second;
-    const auto first = k(dd, PromoteTo(dd, LoadU(df, src + i)), second);
-    StoreU(DemoteTo(df, first), df, dst1 + i);
-    StoreU(DemoteTo(df, second), df, dst2 + i);
-  }
-  if (i < n) {
-    const auto live = FirstN(df, n - i);
-    Vec<decltype(dd)> second;
-    const auto first = k(dd, PromoteTo(dd, MaskedLoad(live, df, src + i)), second);
-    BlendedStore(DemoteTo(df, first), live, df, dst1 + i);
-    BlendedStore(DemoteTo(df, second), live, df, dst2 + i);
+  if constexpr (E == Eval::kF64) {
+    const ScalableTag<double> dd;
+    const Rebind<float, decltype(dd)> df;
+    const size_t N = Lanes(dd);
+    size_t i = 0;
+    for (; i + N <= n; i += N) {
+      Vec<decltype(dd)> second;
+      const auto first = k(dd, PromoteTo(dd, LoadU(df, src + i)), second);
+      StoreU(DemoteTo(df, first), df, dst1 + i);
+      StoreU(DemoteTo(df, second), df, dst2 + i);
+    }
+    if (i < n) {
+      const auto live = FirstN(df, n - i);
+      Vec<decltype(dd)> second;
+      const auto first = k(dd, PromoteTo(dd, MaskedLoad(live, df, src + i)), second);
+      BlendedStore(DemoteTo(df, first), live, df, dst1 + i);
+      BlendedStore(DemoteTo(df, second), live, df, dst2 + i);
+    }
+  } else {
+    const ScalableTag<float> df;
+    const size_t N = Lanes(df);
+    size_t i = 0;
+    for (; i + N <= n; i += N) {
+      Vec<decltype(df)> second;
+      const auto first = k(df, LoadU(df, src + i), second);
+      StoreU(first, df, dst1 + i);
+      StoreU(second, df, dst2 + i);
+    }
+    if (i < n) {
+      const auto live = FirstN(df, n - i);
+      Vec<decltype(df)> second;
+      const auto first = k(df, MaskedLoad(live, df, src + i), second);
+      BlendedStore(first, live, df, dst1 + i);
+      BlendedStore(second, live, df, dst2 + i);
+    }
   }
 }
 

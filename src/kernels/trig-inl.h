@@ -1,9 +1,15 @@
 // The trigonometric family: sin, cos, tan, sinpi, cospi, tanpi, and the pair kernels SinCos and
 // SinCosPi. The only place their algorithms live.
 //
-// Every kernel runs in binary64 lanes (registry eval F64): `x` holds a float32 value exactly, the
+// sin, cos, tan and SinCos run in float32 lanes (registry eval F32): where every lane of the vector
+// has |x| < kTrigF32Limit (2^8), a float32 path (the reduction as hi + lo with exact steps, float32
+// polynomials with the large parts kept exact, one rounding that matters); otherwise the whole
+// vector takes the binary64 kernels below through ViaF64 (each half of the vector widened exactly,
+// rounded to float32 once), its lanes with |x| < 2^8 keeping the float32 path's values, so that a
+// lane's result never depends on its neighbours. sinpi, cospi, tanpi (and the binary64 kernels of
+// sin, cos, tan) run in binary64 lanes (registry eval F64): `x` holds a float32 value exactly, the
 // result is a double that the caller rounds to float32 once (DemoteTo).
-//   sin, cos, tan: x = j pi/2 + r. |x| < 2^32 (kTrigFastLimit, tested once per vector): j from
+//   sin, cos, tan in binary64: x = j pi/2 + r. |x| < 2^32 (kTrigFastLimit, tested once per vector): j from
 //   x 2/pi rounded, r = x - j pi/2 by a two-constant Cody-Waite reduction in two fmas (the first
 //   exact; r within 2^-48.5 relative). Otherwise every lane runs Payne-Hanek (x = m 2^e, m a 24-bit
 //   integer, times a per-exponent 159-bit window of 2/pi mod 4 held in three doubles, exact
@@ -48,6 +54,15 @@
 #define ACCELMATH_TRIG_INLINE
 #else
 #define ACCELMATH_TRIG_INLINE __attribute__((always_inline))
+#endif
+#endif
+// The whole-vector binary64 slow path of the float32 kernels is kept out of line: inlined, its size
+// keeps the compiler from inlining the kernel into the array loop (constants then reloaded per call).
+#ifndef ACCELMATH_TRIG_NOINLINE
+#if defined(__CUDACC__)
+#define ACCELMATH_TRIG_NOINLINE
+#else
+#define ACCELMATH_TRIG_NOINLINE __attribute__((noinline))
 #endif
 #endif
 
@@ -252,6 +267,204 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Recip(D d, V den) {
   return MulAdd(y0, MulAdd(e, e, e), y0);
 }
 
+// tan in binary64 lanes (the slow path of Tan): x = j pi/2 + r, j the nearest integer, Cody-Waite or
+// Payne-Hanek as SinCosImpl, |r| <= pi/4 (1 + 2^-20); S(r) = r Q(z), C(r) = 1 + z P(z) (kTanSinPoly,
+// kTanCosPoly), tan x = S/C (j even) or -C/S (j odd), the quotient as num * Recip(den).
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF64(D d, V x) {
+  const V ax = Abs(x);
+  const V lim = Set(d, coeffs::kTrigFastLimit);
+  V kd;
+  V r = FastReduce<Form::kTan>(d, x, kd);
+  const bool fast = AllTrue(d, Lt(ax, lim));
+  if (!fast) {
+    const auto small = Lt(ax, lim);
+    V kd52, fh, fl, kdp;
+    PayneHanek(d, PayneHanekArg(d, ax), kd52, fh, fl);
+    const V rp = FromPayneHanek<Form::kTan>(d, x, kd52, fh, fl, kdp);
+    r = IfThenElse(small, r, rp);
+    kd = IfThenElse(small, kd, kdp);
+  }
+  const V z = Mul(r, r);
+  const V s = Mul(r, Horner(d, z, coeffs::kTanSinPoly()));
+  const V c = MulAdd(z, Horner(d, z, coeffs::kTanCosPoly()), Set(d, 1.0));
+  const auto odd = BitSet<0>(d, kd);
+  const V num = FlipSign<0>(d, IfThenElse(odd, c, s), kd);
+  const V den = IfThenElse(odd, s, c);
+  V y = Mul(num, Recip(d, den));
+  if (!fast) y = IfThenElse(Lt(ax, Set(d, std::numeric_limits<double>::infinity())), y, Sub(x, x));
+  return y;
+}
+
+// ---- float32 lanes: the fast path of sin, cos, tan and the whole-vector slow path --------------------
+// The float32 reduction of a = |x| < kTrigF32Limit (a >= 0, also +0): r = a - k pi/2 = hi + lo,
+// k = rint(a 2/pi) in the low bits of kd (kd = a c + 1.5 2^23, c = kTrigF32InvPio2; 0 <= k <= 163):
+//   r1 = a - k P1 (one fma, exact: for k >= 1, a > 0.78 is a multiple of 2^-24, P1 (float32 pi/2) a
+//   multiple of 2^-23 and |r1| < 1; k = 0 gives a), p = k P2 (exact: P2 has 15 bits, k 8),
+//   hi = r1 - p, lo = (r1 - hi) - p (hi + lo = r1 - p exactly: Fast2Sum where |r1| >= |p|, else r1 - p
+//   itself is exact and lo = 0), lo = lo - k P3 (one fma). |r| <= pi/4 (1 + 2^-16.2); hi + lo within
+//   2^-28.46 relative of r, |r| >= 2^-27.83 where k != 0 (generator: continued fractions); |lo| <=
+//   2^-24 |hi| + 2^-32.9. a = +0 gives hi = lo = +0.
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V ReduceF32(D d, V a, V& kd, V& lo) {
+  const V shift = Set(d, coeffs::kTrigF32Shift);
+  kd = MulAdd(a, Set(d, coeffs::kTrigF32InvPio2), shift);
+  const V k = Sub(kd, shift);
+  const V r1 = NegMulAdd(k, Set(d, coeffs::kTrigF32P1), a);
+  const V p = Mul(k, Set(d, coeffs::kTrigF32P2));
+  const V hi = Sub(r1, p);
+  lo = NegMulAdd(k, Set(d, coeffs::kTrigF32P3), Sub(Sub(r1, hi), p));
+  return hi;
+}
+
+// sin(hi + lo) = hi + sl and cos(hi + lo) = ch + cl (|hi + lo| <= pi/4 (1 + 2^-16.2)), the sums left
+// unrounded (Tan divides them as pairs). z = hi^2 rounded, zh = -z/2 (exact):
+//   sl = lo (1 + zh) + (hi z) P(z) (kSinF32Poly; lo cos(hi) to first order);
+//   ch = 1 + zh rounded, e = (1 - ch) + zh exactly (Fast2Sum, |zh| < 1/2), zl = hi^2 - z exactly (fma),
+//   cl = z^2 Q(z) + ((e - zl/2) - hi lo) (kCosF32Poly; - hi lo = lo's first-order term).
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void SinCosF32Parts(D d, V hi, V lo, V& sl, V& ch, V& cl) {
+  const V half = Set(d, -0.5f);
+  const V z = Mul(hi, hi);
+  const V zh = Mul(z, half);
+  sl = MulAdd(Mul(hi, z), Horner(d, z, coeffs::kSinF32Poly()), MulAdd(lo, zh, lo));
+  const V one = Set(d, 1.0f);
+  ch = Add(one, zh);
+  const V e = Add(Sub(one, ch), zh);
+  const V zl = MulSub(hi, hi, z);
+  cl = MulAdd(Mul(z, z), Horner(d, z, coeffs::kCosF32Poly()), NegMulAdd(hi, lo, MulAdd(zl, half, e)));
+}
+
+// Op codes of the binary64 slow path: kWantSin | kWantCos (SinCosImpl) or kOpTan (TanF64).
+inline constexpr int kOpTan = 4;
+
+// The binary64 kernel kOp on binary64 lanes: sin (kWantSin), cos (kWantCos), sin with cos in `second`
+// (both), tan (kOpTan).
+template <int kOp, class DD, class VD>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE VD F64Kernel(DD dd, VD xd, VD& second) {
+  if constexpr (kOp == kOpTan) {
+    return TanF64(dd, xd);
+  } else if constexpr (kOp == kWantCos) {
+    VD c;
+    SinCosImpl<kWantCos>(dd, xd, c);
+    return c;
+  } else {
+    return SinCosImpl<kOp>(dd, xd, second);
+  }
+}
+
+// The float32 vector x through the binary64 kernel kOp: each lane widened exactly, the result
+// rounded to float32 once (the F64 evaluation of the registry). One lane (the scalar lane, Highway's
+// scalar target): directly; otherwise each half of the vector promoted to a full binary64 vector.
+// Returns the first result, the second (kWantSin | kWantCos) in `second`.
+template <int kOp, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE V ViaF64(D d, V x, V& second) {
+  if constexpr (MaxLanes(D()) == 1) {
+    const Rebind<double, D> dd;
+    decltype(PromoteTo(dd, x)) s2;
+    const auto y = F64Kernel<kOp>(dd, PromoteTo(dd, x), s2);
+    if constexpr (kOp == (kWantSin | kWantCos)) second = DemoteTo(d, s2);
+    return DemoteTo(d, y);
+  } else {
+    const Half<D> dh;
+    const Rebind<double, decltype(dh)> dd;
+    decltype(PromoteTo(dd, LowerHalf(dh, x))) s2l, s2u;
+    const auto yl = F64Kernel<kOp>(dd, PromoteTo(dd, LowerHalf(dh, x)), s2l);
+    const auto yu = F64Kernel<kOp>(dd, PromoteTo(dd, UpperHalf(dh, x)), s2u);
+    if constexpr (kOp == (kWantSin | kWantCos)) second = Combine(d, DemoteTo(dh, s2u), DemoteTo(dh, s2l));
+    return Combine(d, DemoteTo(dh, yu), DemoteTo(dh, yl));
+  }
+}
+
+// y with its sign bit xored with `sign` (float32 lanes).
+template <class D, class V, class VU>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
+  const RebindToUnsigned<D> du;
+  return BitCast(d, Xor(BitCast(du, y), sign));
+}
+
+// sin and/or cos in float32 lanes (kWant: kWantSin | kWantCos; the outputs are bit-identical whichever
+// are wanted). Fast path (every lane |x| < kTrigF32Limit, one test per vector): on a = |x|, q = k mod
+// 4 (ReduceF32), S = hi + sl, C = ch + cl (SinCosF32Parts, each rounded once):
+// sin a = (S, C, -S, -C)[q] with the sign of x put back, cos a = (C, -S, -C, S)[q]. Otherwise the
+// vector takes the binary64 kernel (ViaF64: Cody-Waite / Payne-Hanek, specials) and its lanes with
+// |x| < kTrigF32Limit keep the fast path's values: a lane's result is the same whichever path its
+// vector took.
+template <int kWant, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
+  const RebindToUnsigned<D> du;
+  const V a = Abs(x);
+  V kd, lo;
+  const V hi = ReduceF32(d, a, kd, lo);
+  V sl, ch, cl;
+  SinCosF32Parts(d, hi, lo, sl, ch, cl);
+  const V s = Add(hi, sl);
+  const V c = Add(ch, cl);
+  const auto kbits = BitCast(du, kd);
+  const auto odd = RebindMask(d, Eq(And(kbits, Set(du, 1u)), Set(du, 1u)));
+  const auto sign_mask = Set(du, 0x80000000u);
+  V ys = x, yc = x;
+  if constexpr ((kWant & kWantSin) != 0) {
+    const auto sign = And(Xor(ShiftLeft<30>(kbits), BitCast(du, x)), sign_mask);
+    ys = XorSign(d, IfThenElse(odd, c, s), sign);
+  }
+  if constexpr ((kWant & kWantCos) != 0) {
+    const auto sign = And(ShiftLeft<30>(Add(kbits, Set(du, 1u))), sign_mask);
+    yc = XorSign(d, IfThenElse(odd, s, c), sign);
+  }
+  const auto small = Lt(a, Set(d, coeffs::kTrigF32Limit));
+  if (!AllTrue(d, small)) {
+    V second;
+    const V slow = ViaF64<kWant>(d, x, second);
+    if constexpr (kWant == kWantCos) {
+      yc = IfThenElse(small, yc, slow);
+    } else {
+      ys = IfThenElse(small, ys, slow);
+      if constexpr (kWant == (kWantSin | kWantCos)) yc = IfThenElse(small, yc, second);
+    }
+  }
+  if constexpr ((kWant & kWantCos) != 0) cos_out = yc;
+  return (kWant & kWantSin) != 0 ? ys : yc;
+}
+
+// tan in float32 lanes. Fast path (every lane |x| < kTrigF32Limit): on a = |x| as SinCosF32, S = hi +
+// sl and C = ch + cl rounded (s, c) with their rounding errors (se, ce; Fast2Sum: |sl| < |hi|,
+// |cl| < |ch|); tan a = S/C (k even) or -C/S (k odd): n = nh + nl over d = dh + dl,
+// t = 1/dh (IEEE division), q0 = nh t, e = (nh - q0 dh) + (nl - q0 dl) (the first term one fma,
+// nearly exact; |e| about 2^-23 |nh|), tan = q0 + e t (one fma, the rounding that matters; e t is
+// off by about e dl/dh^2, 2^-46 relative); the sign of x and of k odd put back. Otherwise the vector takes TanF64 (ViaF64), small lanes keeping the fast
+// path's values.
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
+  const RebindToUnsigned<D> du;
+  const V a = Abs(x);
+  V kd, lo;
+  const V hi = ReduceF32(d, a, kd, lo);
+  V sl, ch, cl;
+  SinCosF32Parts(d, hi, lo, sl, ch, cl);
+  const V s = Add(hi, sl);
+  const V se = Add(Sub(hi, s), sl);
+  const V c = Add(ch, cl);
+  const V ce = Add(Sub(ch, c), cl);
+  const auto kbits = BitCast(du, kd);
+  const auto odd = RebindMask(d, Eq(And(kbits, Set(du, 1u)), Set(du, 1u)));
+  const V nh = IfThenElse(odd, c, s);
+  const V nl = IfThenElse(odd, ce, se);
+  const V dh = IfThenElse(odd, s, c);
+  const V dl = IfThenElse(odd, se, ce);
+  const V t = Div(Set(d, 1.0f), dh);
+  const V q0 = Mul(nh, t);
+  const V e = NegMulAdd(q0, dl, Add(NegMulAdd(q0, dh, nh), nl));
+  const auto sign = And(Xor(ShiftLeft<31>(kbits), BitCast(du, x)), Set(du, 0x80000000u));
+  V y = XorSign(d, MulAdd(e, t, q0), sign);
+  const auto small = Lt(a, Set(d, coeffs::kTrigF32Limit));
+  if (!AllTrue(d, small)) {
+    V unused;
+    y = IfThenElse(small, y, ViaF64<kOpTan>(d, x, unused));
+  }
+  return y;
+}
+
 // ---- sinpi, cospi -------------------------------------------------------------------------------
 // sin(pi r) and/or cos(pi r) as double-doubles (sh + sl, ch + cl), |r| <= 1/4 (also for larger |r|
 // if the caller wants, with the accuracy of the polynomials' domain ending at 1/4):
@@ -401,70 +614,58 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosPiDispatch(D d, V x, V& cospi_out
 
 }  // namespace trig_impl
 
-// Sin(d, x) = sin x (binary64 lanes, float32 values).
-//   x = j pi/2 + r, j even: |x| < 2^32 by Cody-Waite (kd = x 2/pi + 1.5 2^53 rounds to an even j,
-//   r = (x - j C1) - j C2, the first fma exact); otherwise Payne-Hanek (kTrigPH0/1/2) for the
-//   vector, small lanes keeping their Cody-Waite (j, r). sin x = (-1)^(j/2) sin(r), |r| <=
-//   pi/2 (1 + 2^-20), sin(r) = r Q(z) (kSinPoly, degree 11, rel. error 2^-35.2).
-//   Specials: sin(+-0) = +-0 (r = +-0 and r Q keeps it), subnormal x -> x, +-inf, NaN -> NaN.
-//   Measured: max 0.500387 ulp at x = 0x1.c5752ep+47 (2.49291025e+14);
-//   99.989989% correctly rounded (`accelmath sweep sin --threads 2`, all 2^32 inputs, 76 s).
+// Sin(d, x) = sin x (float32 lanes; trig_impl::SinCosF32).
+//   |x| < kTrigF32Limit (2^8) for every lane of the vector: on a = |x|, k = rint(a 2/pi), r = a - k pi/2
+//   = hi + lo in float32 (ReduceF32: P1 exact, P2 exact product and Fast2Sum, P3 by one fma; within
+//   2^-28.46 relative), |r| <= pi/4 (1 + 2^-16.2); S = hi + (lo (1 - z/2) + hi z P(z)) (kSinF32Poly),
+//   C = (1 - z/2) + (z^2 Q(z) + e - zl/2 - hi lo) (kCosF32Poly, 1 - z/2 and hi^2 split exactly),
+//   z = hi^2; sin x = sign(x) (S, C, -S, -C)[k mod 4].
+//   Otherwise the vector takes the binary64 kernel (ViaF64, each half in binary64 lanes, rounded
+//   once): x = j pi/2 + r, j even, Cody-Waite below 2^32 (two fmas), Payne-Hanek above
+//   (kTrigPH0/1/2), sin x = (-1)^(j/2) sin(r), sin(r) = r Q(z) (kSinPoly, degree 11, rel. error
+//   2^-35.2); its lanes with |x| < 2^8 keep the fast path's values.
+//   Specials: sin(+-0) = +-0, subnormal x -> x, +-inf, NaN -> NaN.
+//   Measured: max 0.714803 ulp at x = -0x1.f2806p+1 (-3.89454269); 99.931547% correctly rounded
+//   (`accelmath sweep sin --threads 2`, all 2^32 inputs, 129 s).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Sin(D d, V x) {
   V unused;
-  return trig_impl::SinCosImpl<trig_impl::kWantSin>(d, x, unused);
+  return trig_impl::SinCosF32<trig_impl::kWantSin>(d, x, unused);
 }
 
-// Cos(d, x) = cos x: as Sin with j odd (kd = (x 2/pi + 1) + 1.5 2^53 holds the even j + 1),
-// cos x = (-1)^((j + 1)/2) sin(r), the same polynomial. Specials: cos(+-0) = 1, +-inf, NaN -> NaN.
-//   Measured: max 0.500387 ulp at x = 0x1.fde53cp+103 (2.01990397e+31); 99.988839% correctly
-//   rounded (`accelmath sweep cos --threads 2`, all 2^32 inputs, 106 s).
+// Cos(d, x) = cos x: as Sin, cos x = (C, -S, -C, S)[k mod 4] on the fast path; the binary64 path with
+// j odd (kd = (x 2/pi + 1) + 1.5 2^53 holds the even j + 1), cos x = (-1)^((j + 1)/2) sin(r), the
+// same polynomial. Specials: cos(+-0) = 1, +-inf, NaN -> NaN.
+//   Measured: max 0.715502 ulp at x = -0x1.942ebp-1 (-0.789418697); 99.939486% correctly rounded
+//   (`accelmath sweep cos --threads 2`, all 2^32 inputs, 128 s).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Cos(D d, V x) {
   V y;
-  trig_impl::SinCosImpl<trig_impl::kWantCos>(d, x, y);
+  trig_impl::SinCosF32<trig_impl::kWantCos>(d, x, y);
   return y;
 }
 
 // SinCos(d, x, cos_out) = sin x, with cos x in cos_out: bit-identical to Sin and Cos (the same
-// reductions and polynomial, one Payne-Hanek shared).
+// reduction and polynomials on the fast path; one Payne-Hanek shared on the binary64 path).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCos(D d, V x, V& cos_out) {
-  return trig_impl::SinCosImpl<trig_impl::kWantSin | trig_impl::kWantCos>(d, x, cos_out);
+  return trig_impl::SinCosF32<trig_impl::kWantSin | trig_impl::kWantCos>(d, x, cos_out);
 }
 
-// Tan(d, x) = tan x.
-//   x = j pi/2 + r, j the nearest integer (kd = x 2/pi + 1.5 2^52), reduction as Sin, |r| <= pi/4
-//   (1 + 2^-20); S(r) = r Q(z), C(r) = 1 + z P(z) (kTanSinPoly, kTanCosPoly, rel. errors 2^-37.4,
-//   2^-43.6); tan x = S/C (j even) or -C/S (j odd), the quotient as num * Recip(den).
+// Tan(d, x) = tan x (float32 lanes; trig_impl::TanF32).
+//   |x| < 2^8 for every lane: the reduction and S = hi + sl, C = ch + cl of Sin as unrounded pairs;
+//   tan x = sign(x) S/C (k even) or -C/S (k odd): t = 1/dh (IEEE division), q0 = nh t,
+//   tan = q0 + ((nh - q0 dh) + nl - q0 dl) t (one rounding that matters).
+//   Otherwise the vector takes TanF64 (ViaF64): x = j pi/2 + r, j the nearest integer (Cody-Waite
+//   / Payne-Hanek as Sin), |r| <= pi/4 (1 + 2^-20); S(r) = r Q(z), C(r) = 1 + z P(z) (kTanSinPoly,
+//   kTanCosPoly, rel. errors 2^-37.4, 2^-43.6), S/C or -C/S as num * Recip(den); its lanes with
+//   |x| < 2^8 keep the fast path's values.
 //   Specials: tan(+-0) = +-0, subnormal x -> x, +-inf, NaN -> NaN.
-//   Measured: max 0.500084 ulp at x = 0x1.8e6666p+90 (1.92654416e+27); 99.998066% correctly rounded
-//   (`accelmath sweep tan --threads 2`, all 2^32 inputs, 135 s).
+//   Measured: max 0.837862 ulp at x = 0x1.0aff74p+6 (66.7494659); 99.917645% correctly rounded
+//   (`accelmath sweep tan --threads 2`, all 2^32 inputs, 144 s).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Tan(D d, V x) {
-  using namespace trig_impl;  // NOLINT
-  const V ax = Abs(x);
-  const V lim = Set(d, coeffs::kTrigFastLimit);
-  V kd;
-  V r = FastReduce<Form::kTan>(d, x, kd);
-  const bool fast = AllTrue(d, Lt(ax, lim));
-  if (!fast) {
-    const auto small = Lt(ax, lim);
-    V kd52, fh, fl, kdp;
-    PayneHanek(d, PayneHanekArg(d, ax), kd52, fh, fl);
-    const V rp = FromPayneHanek<Form::kTan>(d, x, kd52, fh, fl, kdp);
-    r = IfThenElse(small, r, rp);
-    kd = IfThenElse(small, kd, kdp);
-  }
-  const V z = Mul(r, r);
-  const V s = Mul(r, Horner(d, z, coeffs::kTanSinPoly()));
-  const V c = MulAdd(z, Horner(d, z, coeffs::kTanCosPoly()), Set(d, 1.0));
-  const auto odd = BitSet<0>(d, kd);
-  const V num = FlipSign<0>(d, IfThenElse(odd, c, s), kd);
-  const V den = IfThenElse(odd, s, c);
-  V y = Mul(num, Recip(d, den));
-  if (!fast) y = IfThenElse(Lt(ax, Set(d, std::numeric_limits<double>::infinity())), y, Sub(x, x));
-  return y;
+  return trig_impl::TanF32(d, x);
 }
 
 // SinPi(d, x) = sin(pi x), correctly rounded (SinCosPiDispatch).

@@ -228,6 +228,35 @@ ACCELMATH_COEFFS std::array<double, 5> kTanCosPoly() {
       -0x1.23c718354f3ecp-22}};
 }
 
+// ---- float32 fast path of sin, cos, tan (float32 lanes, |x| < kTrigF32Limit) ----
+// On a = |x|: k = rint(a c) (kd = a c + kTrigF32Shift, c = kTrigF32InvPio2 = 2/pi rounded to float32), 0 <= k <= 163,
+// |a 2/pi - k| <= 1/2 + 2^-17.21. r = a - k pi/2 = hi + lo: r1 = a - k P1 (one fma, exact), p = k P2 (exact: P2 has
+// 15 bits, k 8), hi = r1 - p, lo = (r1 - hi) - p (exact: Fast2Sum, or r1 - p exact where |r1| < |p|), lo -= k P3
+// (one fma). pi/2 - P1 - P2 - P3 = -2.51e-20; |r| >= 2^-27.83 where k != 0 (continued
+// fractions, float32 exponents below 8): hi + lo within 2^-28.46 relative of r.
+inline constexpr float kTrigF32Limit = 0x1p+8f;
+inline constexpr float kTrigF32Shift = 0x1.8p+23f;
+inline constexpr float kTrigF32InvPio2 = 0x1.45f306p-1f;
+inline constexpr float kTrigF32P1 = 0x1.921fb6p+0f;
+inline constexpr float kTrigF32P2 = -0x1.777cp-25f;
+inline constexpr float kTrigF32P3 = 0x1.a308d4p-41f;
+// sin(r) = r + r^3 P(z), z = r^2, |r| <= pi/4 (1 + 2^-16.21) = 0.785408491: max relative error
+// 1.92e-10 (2^-32.28).
+ACCELMATH_COEFFS std::array<float, 4> kSinF32Poly() {
+  return {{
+      -0x1.555556p-3f,
+      0x1.111166p-7f,
+      -0x1.a04a76p-13f,
+      0x1.7865b2p-19f}};
+}
+// cos(r) = 1 - z/2 + z^2 Q(z): max relative error 1.17e-10 (2^-32.99).
+ACCELMATH_COEFFS std::array<float, 3> kCosF32Poly() {
+  return {{
+      0x1.55554ap-5f,
+      -0x1.6c0c2ap-10f,
+      0x1.99e912p-16f}};
+}
+
 // ---- sinpi, cospi (correctly rounded), |r| <= 1/4 ----
 // sin(pi r) = r (S1 + S3 z + z^2 P(z)), cos(pi r) = 1 + C2 z + z^2 Q(z), z = r^2; S1 = pi, S3 = -pi^3/6,
 // C2 = -pi^2/2, each as Hi + Lo (the binary64 rounding and that of the rest).

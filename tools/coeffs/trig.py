@@ -4,7 +4,9 @@
     python3 tools/coeffs/trig.py > src/kernels/trig_coeffs.h
 
 Needs mpmath only. Deterministic (a CTest checks that the committed header is what this script
-prints). All kernels run in binary64 lanes on float32 inputs (registry eval F64).
+prints). sin, cos, tan (and sincos) run in float32 lanes (registry eval F32) where every lane of a
+vector has |x| < kTrigF32Limit (the float32 fast path, kTrigF32*, kSinF32Poly, kCosF32Poly), otherwise
+in binary64 lanes (the constants below); sinpi, cospi, tanpi in binary64 lanes (eval F64).
 
 sin, cos (kSinPoly): x = j pi/2 + r with j even for sin, odd for cos (nearest such integer to
   x 2/pi), |r| <= pi/2 (1 + margin); sin(x) = +-sin(r), cos(x) = +-sin(r); one odd polynomial
@@ -69,10 +71,30 @@ def arr(name, vals, per_line=2):
             f"  return {{{{\n{body}}}}};\n}}\n")
 
 
-def fit(g, w, zmax, n, npts=120):
-    """Binary64 coefficients c_0..c_{n-1} of sum c_j z^j ~ g(z) on [0, zmax], minimising
-    sum ((sum c_j z^j - g(z)) w(z))^2 over Chebyshev nodes, fixed one at a time (c_i rounded,
-    the later ones refitted around it)."""
+def f32(x):
+    """x rounded to nearest binary32 (a Python float; normal range)."""
+    with mp.workprec(24):
+        return float(+mp.mpf(x))
+
+
+def hexf(x):
+    """A C++ float literal, exact (x is a float32 value)."""
+    assert f32(x) == x
+    m, e = float(x).hex().split("p")
+    m = m.rstrip("0").rstrip(".")
+    return f"{m}p{e}f"
+
+
+def arrf(name, vals):
+    body = ",\n".join("      " + hexf(v) for v in vals)
+    return (f"ACCELMATH_COEFFS std::array<float, {len(vals)}> {name}() {{\n"
+            f"  return {{{{\n{body}}}}};\n}}\n")
+
+
+def fit(g, w, zmax, n, npts=120, rnd=d64):
+    """Binary64 (rnd=f32: binary32) coefficients c_0..c_{n-1} of sum c_j z^j ~ g(z) on [0, zmax],
+    minimising sum ((sum c_j z^j - g(z)) w(z))^2 over Chebyshev nodes, fixed one at a time (c_i
+    rounded, the later ones refitted around it)."""
     zmax = mp.mpf(zmax)
     pts = [zmax * (1 + mp.cos(mp.pi * (i + mp.mpf(1) / 2) / npts)) / 2 for i in range(npts)]
     fixed = []
@@ -85,7 +107,7 @@ def fit(g, w, zmax, n, npts=120):
             for col, j in enumerate(range(i, n)):
                 A[row, col] = (z / zmax) ** j * wz
         sol = mp.qr_solve(A, b)[0]
-        fixed.append(d64(sol[0] / zmax ** i))
+        fixed.append(rnd(sol[0] / zmax ** i))
     return fixed
 
 
@@ -203,6 +225,64 @@ err_tans = maxrel(lambda r: r * poly(TanS, r * r), mp.sin, R_TAN)
 err_tanc = maxrel(lambda r: 1 + r ** 2 * poly(TanC, r * r), mp.cos, R_TAN)
 assert err_tans < 2 ** -37 and err_tanc < 2 ** -43, (err_tans, err_tanc)
 
+# ---- float32 fast path of sin, cos, tan: |x| < kTrigF32Limit, float32 lanes ----------------------------
+# On a = |x| (sin and tan are odd, cos even: the sign of x is put back last; every step is symmetric
+# under x -> -x except for the signs of zeros). kd = a c + 1.5 2^23 (c = 2/pi rounded to float32, one
+# fma) holds k = rint(a c) in its low mantissa bits, 0 <= k <= F_KMAX; |a 2/pi - k| <= 1/2 + F_SLACK.
+# r = a - k pi/2 = hi + lo:
+#   r1 = a - k P1 (one fma, exact: k >= 1 needs a c > 1/2, so a > 0.78 is a multiple of 2^-24; P1 =
+#     pi/2 rounded to float32 is a multiple of 2^-23; |r1| <= |r| + F_KMAX |P1 - pi/2| < 1: a multiple
+#     of 2^-24 below 1 has at most 24 bits; k = 0 gives r1 = a);
+#   p = k P2 exact (P2: pi/2 - P1 rounded to F_P2_BITS bits, k at most F_KBITS bits);
+#   hi = r1 - p, lo = (r1 - hi) - p: hi + lo = r1 - p exactly, by Fast2Sum where |r1| >= |p|; where
+#     |r1| < |p|, r1 - p is a multiple of ulp(P2) (so is r1) below 2 |p| < 2^24 ulp(P2): exact, so hi =
+#     r1 - p, r1 - hi = p and lo = 0;
+#   lo = lo - k P3 (one fma; P3 = pi/2 - P1 - P2 rounded to float32).
+# Error of hi + lo: k (pi/2 - P1 - P2 - P3) and the last fma's rounding (2^-24 |lo|, |lo| <= 2^-24 |hi|
+# + F_KMAX |P3|), against |r| >= F_RMIN where k != 0 (the continued-fraction bound above, over the float32
+# exponents below F_EXP): F_REDREL relative.
+F_EXP = 8
+F_LIMIT = 2.0 ** F_EXP
+F_INV = f32(TWO_OVER_PI)
+F_SHIFT = 1.5 * 2.0 ** 23
+F_SLACK = F_LIMIT * abs(F_INV - TWO_OVER_PI)
+F_KMAX = int(mp.floor(F_LIMIT * F_INV * (1 + mp.mpf(2) ** -23) + mp.mpf(1) / 2))
+F_KBITS = F_KMAX.bit_length()
+F_P2_BITS = 24 - F_KBITS - 1
+F_P1 = f32(PI / 2)
+F_P2_EXACT = PI / 2 - F_P1
+with mp.workprec(F_P2_BITS):
+    F_P2 = float(+F_P2_EXACT)
+F_P3 = f32(PI / 2 - F_P1 - F_P2)
+F_TAIL = abs(PI / 2 - F_P1 - F_P2 - F_P3)
+F_P2_ULP = mp.mpf(2) ** (mp.floor(mp.log(abs(F_P2), 2)) - F_P2_BITS + 1)
+assert F_SLACK < mp.mpf(2) ** -16
+assert mp.mpf(0.5) / F_INV > 0.5                       # k >= 1 only where a >= 1/2
+assert F_P1 * 2 ** 23 == int(F_P1 * 2 ** 23)            # P1 a multiple of 2^-23
+assert PI / 4 * (1 + 2 * F_SLACK) + F_KMAX * abs(F_P1 - PI / 2) < 1  # r1 below 1: exact
+assert F_KBITS + F_P2_BITS <= 24                       # k P2 exact
+assert mp.mpf(2) ** -24 / F_P2_ULP == int(mp.mpf(2) ** -24 / F_P2_ULP)  # r1 a multiple of ulp(P2)
+assert 2 * F_KMAX * abs(F_P2) <= 2 ** 24 * F_P2_ULP    # |r1| < |p|: r1 - p exact
+MIN_FRAC_F = None
+for E in range(-1, F_EXP):
+    t = mp.ldexp(TWO_OVER_PI, E - 23)
+    mf = min_frac(t - mp.floor(t))
+    MIN_FRAC_F = mf if MIN_FRAC_F is None else min(MIN_FRAC_F, mf)
+F_RMIN = MIN_FRAC_F * PI / 2
+F_REDREL = (F_KMAX * F_TAIL + mp.mpf(2) ** -24 * (mp.mpf(2) ** -24 * F_RMIN + F_KMAX * abs(F_P3))) / F_RMIN
+assert F_REDREL < mp.mpf(2) ** -27, F_REDREL
+# sin(r) = hi + (lo (1 - z/2) + hi z P(z)), cos(r) = 1 - z/2 + z^2 Q(z) - hi lo, z = hi^2 (kernels: the
+# roundings), |r| <= pi/4 (1 + 2 F_SLACK): P, Q with float32 coefficients.
+F_R = PI / 4 * (1 + 2 * F_SLACK)
+N_SINF, N_COSF = 4, 3
+SinFP = fit(lambda z: sqrt_or(z, lambda r: (mp.sin(r) - r) / r ** 3, -mp.mpf(1) / 6),
+            lambda z: sqrt_or(z, lambda r: r ** 3 / mp.sin(r), 1), F_R ** 2, N_SINF, rnd=f32)
+CosFQ = fit(lambda z: sqrt_or(z, lambda r: (mp.cos(r) - 1 + r * r / 2) / r ** 4, mp.mpf(1) / 24),
+            lambda z: z * z / mp.cos(mp.sqrt(z)), F_R ** 2, N_COSF, rnd=f32)
+err_sinf = maxrel(lambda r: r + r ** 3 * poly(SinFP, r * r), mp.sin, F_R)
+err_cosf = maxrel(lambda r: 1 - r * r / 2 + r ** 4 * poly(CosFQ, r * r), mp.cos, F_R)
+assert err_sinf < 2 ** -30 and err_cosf < 2 ** -30, (err_sinf, err_cosf)
+
 # sinpi, cospi: |r| <= 1/4; S1, S3, C2 as hi + lo.
 R_PI = mp.mpf(1) / 4
 S1H = d64(PI)
@@ -296,6 +376,23 @@ emit(f"// tan: S(r) = r Q(z) (rel. error {mp.nstr(err_tans, 3)}, 2^{lg(err_tans)
 emit(arr("kTanSinPoly", TanS, 1))
 emit(arr("kTanCosPoly", TanC, 1))
 
+emit("\n// ---- float32 fast path of sin, cos, tan (float32 lanes, |x| < kTrigF32Limit) ----\n")
+emit(f"// On a = |x|: k = rint(a c) (kd = a c + kTrigF32Shift, c = kTrigF32InvPio2 = 2/pi rounded to float32), 0 <= k <= {F_KMAX},\n"
+     f"// |a 2/pi - k| <= 1/2 + 2^{lg(F_SLACK)}. r = a - k pi/2 = hi + lo: r1 = a - k P1 (one fma, exact), p = k P2 (exact: P2 has\n"
+     f"// {F_P2_BITS} bits, k {F_KBITS}), hi = r1 - p, lo = (r1 - hi) - p (exact: Fast2Sum, or r1 - p exact where |r1| < |p|), lo -= k P3\n"
+     f"// (one fma). pi/2 - P1 - P2 - P3 = {mp.nstr(PI / 2 - F_P1 - F_P2 - F_P3, 3)}; |r| >= 2^{lg(F_RMIN)} where k != 0 (continued\n"
+     f"// fractions, float32 exponents below {F_EXP}): hi + lo within 2^{lg(F_REDREL)} relative of r.\n")
+emit(f"inline constexpr float kTrigF32Limit = {hexf(F_LIMIT)};\n")
+emit(f"inline constexpr float kTrigF32Shift = {hexf(F_SHIFT)};\n")
+emit(f"inline constexpr float kTrigF32InvPio2 = {hexf(F_INV)};\n")
+emit(f"inline constexpr float kTrigF32P1 = {hexf(F_P1)};\n")
+emit(f"inline constexpr float kTrigF32P2 = {hexf(F_P2)};\n")
+emit(f"inline constexpr float kTrigF32P3 = {hexf(F_P3)};\n")
+emit(f"// sin(r) = r + r^3 P(z), z = r^2, |r| <= pi/4 (1 + 2^{lg(2 * F_SLACK)}) = {mp.nstr(F_R, 10)}: max relative error\n"
+     f"// {mp.nstr(err_sinf, 3)} (2^{lg(err_sinf)}).\n")
+emit(arrf("kSinF32Poly", SinFP))
+emit(f"// cos(r) = 1 - z/2 + z^2 Q(z): max relative error {mp.nstr(err_cosf, 3)} (2^{lg(err_cosf)}).\n")
+emit(arrf("kCosF32Poly", CosFQ))
 emit("\n// ---- sinpi, cospi (correctly rounded), |r| <= 1/4 ----\n")
 emit("// sin(pi r) = r (S1 + S3 z + z^2 P(z)), cos(pi r) = 1 + C2 z + z^2 Q(z), z = r^2; S1 = pi, S3 = -pi^3/6,\n"
      "// C2 = -pi^2/2, each as Hi + Lo (the binary64 rounding and that of the rest).\n")

@@ -1,24 +1,19 @@
 // The trigonometric family: sin, cos, tan, sinpi, cospi, tanpi, and the pair kernels SinCos and
 // SinCosPi. The only place their algorithms live.
 //
-// sin, cos, tan and SinCos run in float32 lanes (registry eval F32): where every lane of the vector
-// has |x| < kTrigF32Limit (2^8), a float32 path (the reduction as hi + lo with exact steps, float32
-// polynomials with the large parts kept exact, one rounding that matters); otherwise the whole
-// vector takes the binary64 kernels below through ViaF64 (each half of the vector widened exactly,
-// rounded to float32 once), its lanes with |x| < 2^8 keeping the float32 path's values, so that a
-// lane's result never depends on its neighbours. sinpi, cospi, tanpi (and the binary64 kernels of
-// sin, cos, tan) run in binary64 lanes (registry eval F64): `x` holds a float32 value exactly, the
-// result is a double that the caller rounds to float32 once (DemoteTo).
-//   sin, cos, tan in binary64: x = j pi/2 + r. |x| < 2^32 (kTrigFastLimit, tested once per vector): j from
-//   x 2/pi rounded, r = x - j pi/2 by a two-constant Cody-Waite reduction in two fmas (the first
-//   exact; r within 2^-48.5 relative). Otherwise every lane runs Payne-Hanek (x = m 2^e, m a 24-bit
-//   integer, times a per-exponent 159-bit window of 2/pi mod 4 held in three doubles, exact
-//   products by fma, the fraction kept as a double-double; r within 2^-52 relative) and lanes below
-//   2^32 keep their Cody-Waite (j, r): a lane gets the same bits whichever path its vector took.
-//   The reduced argument of a float32 is never below 2^-29.2 (generator: continued fractions).
-//   sin, cos: j even (sin) or odd (cos), |r| <= pi/2: one odd polynomial of degree 11 and a sign.
-//   tan: j the nearest integer, |r| <= pi/4: S(r)/C(r) or -C(r)/S(r), the division by a float32
-//   reciprocal refined by one order-3 Newton step (two fmas).
+// sin, cos, tan and SinCos run in float32 lanes (registry eval F32): x = k pi/2 + r, k the nearest
+// integer, |r| <= pi/4, r as a float32 pair hi + lo; float32 polynomials with the large parts kept
+// exact (one rounding that matters), picked and signed by k mod 4; tan divides the two as pairs.
+// The reduction: where every lane of the vector has |x| < kTrigF32Limit (2^8), float32 Cody-Waite
+// with exact steps (ReduceF32); otherwise, in addition, the vector's lanes with 2^8 <= |x| < inf
+// get their (k mod 4, hi, lo) from Payne-Hanek in binary64 (HugeReduce, out of line: each half of
+// the vector widened exactly; x = m 2^e, m a 24-bit integer shifted by up to 15 bits, times one of
+// eight 104-bit windows of 2/pi mod 4 held in two doubles and picked by a register permute, the
+// product's high part exact by fma; r within 2^-33.8 relative, more accurate than ReduceF32's
+// 2^-28.46), and the same polynomials follow for every lane: a lane's result never depends on its
+// neighbours. The reduced argument of a float32 is never below 2^-29.2 (generator: continued
+// fractions). sinpi, cospi, tanpi run in binary64 lanes (registry eval F64): `x` holds a float32
+// value exactly, the result is a double that the caller rounds to float32 once (DemoteTo).
 //   sinpi, cospi (correctly rounded): a fast path, sin(pi a) for a = |x| (cospi: |x| + 1/2, exact)
 //   by k = rint(a), r = (-1)^k (a - k) exactly and one odd polynomial of degree 13 on |r| <= 1/2;
 //   a vector with a lane whose binary64 result lies within kSinPiMidWindow ulps of a float32
@@ -31,7 +26,7 @@
 //   tanpi: the correctly rounded path's reduction, plain binary64 polynomials and the reciprocal.
 // No per-lane branches: every lane runs the same operations; special values are written last
 // with masks (a vector whose lanes are all ordinary skips that step as a whole). Only correctly
-// rounded IEEE operations, integer/bit operations, selects and table gathers, in a fixed order:
+// rounded IEEE operations, integer/bit operations, selects, table gathers and permutes, in a fixed order:
 // the same bits on every Highway target and on the scalar lane.
 // Coefficients, tables and thresholds: src/kernels/trig_coeffs.h (tools/coeffs/trig.py).
 #if defined(ACCELMATH_KERNELS_TRIG_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -56,8 +51,8 @@
 #define ACCELMATH_TRIG_INLINE __attribute__((always_inline))
 #endif
 #endif
-// The whole-vector binary64 slow path of the float32 kernels is kept out of line: inlined, its size
-// keeps the compiler from inlining the kernel into the array loop (constants then reloaded per call).
+// The huge-argument reduction of the float32 kernels (HugeReduce) is kept out of line: inlined, its
+// size keeps the compiler from inlining the kernel into the array loop (constants then reloaded per call).
 #ifndef ACCELMATH_TRIG_NOINLINE
 #if defined(__CUDACC__)
 #define ACCELMATH_TRIG_NOINLINE
@@ -71,15 +66,10 @@ namespace accelmath::ACCELMATH_KNS {
 namespace trig_impl {
 
 inline constexpr uint64_t kSignBit = 0x8000000000000000ull;
-inline constexpr uint64_t kMantissaMask = 0x000FFFFFFFFFFFFFull;
-inline constexpr uint64_t kTwoPow23Bits = 0x4160000000000000ull;  // 2^23
 inline constexpr double kTwoPow24 = 0x1p24;    // float32 at or above it: even integers
 inline constexpr double kTwoPow53 = 0x1p53;    // binary64 at or above it: even integers
-inline constexpr double kTwoPow128 = 0x1p128;  // above every finite float32
 inline constexpr int kWantSin = 1;
 inline constexpr int kWantCos = 2;
-// The three reductions by pi/2: j even (sin), odd (cos), any integer (tan).
-enum class Form { kSin, kCos, kTan };
 
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SignBitOf(D d, V x) {
@@ -104,196 +94,71 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V FlipSign(D d, V y, V kd) {
   return BitCast(d, Xor(BitCast(du, y), s));
 }
 
-// ---- reduction by pi/2 -------------------------------------------------------------------------
-// r = x - j pi/2 = (x - j C1) - j C2, C1 + C2 = pi/2 - 2^-108.8 (kTrigPio2C1, kTrigPio2C2). For
-// |x| < kTrigFastLimit (|j| < 2^33) the first fma is exact (x - j C1 is a multiple of 2^-52 below
-// 2; j = 0 gives x itself), the second rounds r + (< 2^-77.7): r within 2^-48.5 relative (|r| >=
-// 2^-29.2 where j != 0; generator). Signed zeros: C1, C2 > 0, so x = -0 (j = +0) gives r = -0.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V CodyWaite(D d, V x, V j) {
-  const V r = NegMulAdd(j, Set(d, coeffs::kTrigPio2C1), x);
-  return NegMulAdd(j, Set(d, coeffs::kTrigPio2C2), r);
-}
-
-// The Cody-Waite reduction of x (|x| < kTrigFastLimit), r returned, the integer in kd:
-//   kSin: kd = x c + 1.5 2^53 (c = 2/pi rounded) rounds x c to the nearest even integer j (ulp 2):
-//     bit 0 of bits(kd) is (j/2) mod 2, sin(x) = (-1)^(j/2) sin(r).
-//   kCos: kd = (x c + 1) + 1.5 2^53 holds the even integer j + 1 nearest to x c + 1 (j odd):
-//     bit 0 of bits(kd) is ((j + 1)/2) mod 2, cos(x) = -sin(j pi/2) sin(r) = (-1)^((j + 1)/2) sin(r).
-//   kTan: kd = x c + 1.5 2^52 holds the nearest integer j, bit 0 its parity.
-// |x 2/pi - x c| < 2^-22 (generator): |r| <= pi/2 (1 + 2^-20) (kSin, kCos), pi/4 (1 + 2^-20) (kTan).
-template <Form kForm, class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V FastReduce(D d, V x, V& kd) {
-  const V c = Set(d, coeffs::kTrigInvPio2);
-  if constexpr (kForm == Form::kSin) {
-    const V shift = Set(d, coeffs::kTrigShift53);
-    kd = MulAdd(x, c, shift);
-    return CodyWaite(d, x, Sub(kd, shift));
-  } else if constexpr (kForm == Form::kCos) {
-    const V shift = Set(d, coeffs::kTrigShift53);
-    const V one = Set(d, 1.0);
-    kd = Add(MulAdd(x, c, one), shift);
-    return CodyWaite(d, x, Sub(Sub(kd, shift), one));
+// ---- reduction by pi/2 of huge arguments (binary64 lanes) ---------------------------------------
+// Row q (int64 lanes, 0..7) of kTrigPH0/1 in c0, c1: one register permute per table where a vector
+// holds 8 doubles (two and a select where it holds 4), a gather otherwise (the same values).
+template <class D, class V, class VI>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanekRow(D d, VI q, V& c0, V& c1) {
+  static constexpr auto kT0 = coeffs::kTrigPH0();
+  static constexpr auto kT1 = coeffs::kTrigPH1();
+  static_assert(coeffs::kTrigPHRows == 8, "the lookups below hold 8 rows");
+  if constexpr (MaxLanes(D()) == 8) {
+    const auto idx = IndicesFromVec(d, q);
+    c0 = TableLookupLanes(LoadU(d, kT0.data()), idx);
+    c1 = TableLookupLanes(LoadU(d, kT1.data()), idx);
+  } else if constexpr (MaxLanes(D()) == 4) {
+    const RebindToSigned<D> di;
+    const auto idx = IndicesFromVec(d, And(q, Set(di, int64_t{3})));
+    const auto up = RebindMask(d, Gt(q, Set(di, int64_t{3})));
+    c0 = IfThenElse(up, TableLookupLanes(LoadU(d, kT0.data() + 4), idx), TableLookupLanes(LoadU(d, kT0.data()), idx));
+    c1 = IfThenElse(up, TableLookupLanes(LoadU(d, kT1.data() + 4), idx), TableLookupLanes(LoadU(d, kT1.data()), idx));
   } else {
-    const V shift = Set(d, coeffs::kTrigShift52);
-    kd = MulAdd(x, c, shift);
-    return CodyWaite(d, x, Sub(kd, shift));
+    c0 = GatherIndex(d, kT0.data(), q);
+    c1 = GatherIndex(d, kT1.data(), q);
   }
 }
 
-// Payne-Hanek for lanes holding a float32 value xp in [kTrigFastLimit, 2^128): xp = m 2^(E - 23),
-// m = 2^23 + the 23 mantissa bits (built exactly by giving xp's mantissa field the exponent of
-// 2^23), row E - kTrigFastExp of kTrigPH0/1/2 (c0 + c1 + c2 = (2^(E - 23) 2/pi) mod 4 up to
-// 2^-157, at most 53 bits each). xp 2/pi = m c0 + m c1 + m c2 (mod 4):
-//   h0 + l0 = m c0 exactly (fma), K = rint(h0) (h0 < 2^26; kd52 = h0 + 1.5 2^52 holds it),
-//   a = (h0 - K) + l0 exact (a multiple of 2^-51 below 1); h1 + l1 = m c1 exactly (h1 < 2^-27),
-//   h2 = m c2 rounded (< 2^-80); fh + e = a + h1 exactly (2Sum), fl = e + (l1 + h2).
-// So xp 2/pi = K + fh + fl (mod 4), |fh + fl| <= 1/2 + 2^-26, with an absolute error below 2^-131
-// (tail and roundings), against a fraction of at least 2^-29.86 for every float32 (generator:
-// kTrigMinFrac): relative error below 2^-100.
+// Payne-Hanek for lanes holding a float32 value xp in [kTrigF32Limit, 2^128): xp = m 2^(E - 23),
+// m = 2^23 + the 23 mantissa bits, E = 8 + 16 q + s (0 <= s < 16, q < 8): xp 2/pi = m' T_q with
+// m' = m 2^s < 2^39 (xp's exponent field lowered by 16 q and raised by 15, exact) and row q of
+// kTrigPH0/1 (c0 + c1 = (2^(16 q - 15) 2/pi) mod 4 up to 2^-104, at most 53 bits each; q = bits
+// 56..62 of bits(xp) - bits(2^8)). xp 2/pi = m' c0 + m' c1 (mod 4, up to 2^-65):
+//   h0 + l0 = m' c0 exactly (fma), K0 = rint(h0) (h0 < 2^41; kd0 = h0 + 1.5 2^52 holds it),
+//   g = h0 - K0 exact, g + l0 = m' c0 - K0 exact (a multiple of 2^-51 below 1; l0 < 2^-12),
+//   h1 = m' c1 rounded (< 2^-11), u = (g + l0) + h1 (one rounding, 2^-53 relative), K1 = rint(u)
+//   (kd1 = u + 1.5 2^52; K1 in {-1, 0, 1}), f = u - K1 (exact).
+// So xp 2/pi = K0 + K1 + f (mod 4), |f| <= 1/2, with an absolute error below 2^-64 (m' c1's rounding
+// and the table's tail), against a fraction of at least 2^-29.86 for every float32 (generator:
+// kTrigMinFrac): relative error below 2^-34. The low bits of bits(kd0) + bits(kd1) are K mod 4.
 template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanek(D d, V xp, V& kd52, V& fh, V& fl) {
-  static constexpr auto kT0 = coeffs::kTrigPH0();
-  static constexpr auto kT1 = coeffs::kTrigPH1();
-  static constexpr auto kT2 = coeffs::kTrigPH2();
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V PayneHanek(D d, V xp, V& kd0, V& kd1) {
   const RebindToUnsigned<D> du;
   const RebindToSigned<D> di;
   const auto bits = BitCast(du, xp);
-  const auto idx = BitCast(di, Sub(ShiftRight<52>(bits), Set(du, uint64_t{coeffs::kTrigPHBias})));
-  const V m = BitCast(d, Or(And(bits, Set(du, kMantissaMask)), Set(du, kTwoPow23Bits)));
-  const V c0 = GatherIndex(d, kT0.data(), idx);
-  const V c1 = GatherIndex(d, kT1.data(), idx);
-  const V c2 = GatherIndex(d, kT2.data(), idx);
+  const auto eb = Sub(bits, Set(du, uint64_t{1031} << 52));
+  const auto qf = And(eb, Set(du, uint64_t{0x7F} << 56));
+  const V m = BitCast(d, Add(Sub(bits, qf), Set(du, uint64_t{15} << 52)));
+  V c0, c1;
+  PayneHanekRow(d, BitCast(di, ShiftRight<56>(qf)), c0, c1);
   const V shift = Set(d, coeffs::kTrigShift52);
   const V h0 = Mul(m, c0);
   const V l0 = MulSub(m, c0, h0);
-  kd52 = Add(h0, shift);
-  const V a = Add(Sub(h0, Sub(kd52, shift)), l0);
-  const V h1 = Mul(m, c1);
-  const V l1 = MulSub(m, c1, h1);
-  const V h2 = Mul(m, c2);
-  fh = Add(a, h1);
-  const V bv = Sub(fh, a);
-  const V e = Add(Sub(a, Sub(fh, bv)), Sub(h1, bv));
-  fl = Add(e, Add(l1, h2));
-}
-
-// (kd, r) of form kForm from Payne-Hanek's (K, fh + fl) of |x|. kSin: K odd -> j = K + s,
-// f = f - s (s = +-1 with the sign of fh), so j is even and |f| <= 1; kCos: the same where K is
-// even; kTan: j = K. r = f pi/2 = fh C1 + (fh C2 + fl C1) (two fmas; within 2^-52 relative).
-// kd as FastReduce's. Sin and tan are odd: r takes the sign of x (j's parities do not change
-// under j -> -j); cos is even: |x|'s values stand.
-template <Form kForm, class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V FromPayneHanek(D d, V x, V kd52, V fh, V fl, V& kd) {
-  const RebindToUnsigned<D> du;
-  if constexpr (kForm == Form::kTan) {
-    kd = kd52;
-  } else {
-    const auto odd = BitSet<0>(d, kd52);
-    const auto adj = kForm == Form::kSin ? odd : Not(odd);
-    const V s = BitCast(d, Or(And(BitCast(du, fh), Set(du, kSignBit)), BitCast(du, Set(d, 1.0))));
-    fh = IfThenElse(adj, Sub(fh, s), fh);
-    V j = Add(Sub(kd52, Set(d, coeffs::kTrigShift52)), IfThenElseZero(adj, s));
-    if constexpr (kForm == Form::kCos) j = Add(j, Set(d, 1.0));
-    kd = Add(j, Set(d, coeffs::kTrigShift53));
-  }
-  const V c1 = Set(d, coeffs::kTrigPio2C1);
-  V r = MulAdd(fh, c1, MulAdd(fh, Set(d, coeffs::kTrigPio2C2), Mul(fl, c1)));
-  if constexpr (kForm != Form::kCos) r = BitCast(d, Xor(BitCast(du, r), BitCast(du, SignBitOf(d, x))));
-  return r;
-}
-
-// The Payne-Hanek argument: |x| for finite |x| >= kTrigFastLimit, kTrigFastLimit in every other
-// lane (small lanes keep their Cody-Waite values; +-inf and NaN are written last).
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V PayneHanekArg(D d, V ax) {
-  const V lim = Set(d, coeffs::kTrigFastLimit);
-  return IfThenElse(Lt(ax, Set(d, kTwoPow128)), Max(ax, lim), lim);
-}
-
-// sin(r) = r Q(z) (kSinPoly, degree 11, rel. error 2^-35.2 on |r| <= pi/2 (1 + 2^-20); r = +-0
-// gives +-0), the sign flipped where bit 0 of bits(kd) is set.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinPoly(D d, V r, V kd) {
-  return FlipSign<0>(d, Mul(r, Horner(d, Mul(r, r), coeffs::kSinPoly())), kd);
-}
-
-// sin and/or cos (kWant: kWantSin | kWantCos): the outputs are bit-identical whichever are wanted.
-template <int kWant, class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosImpl(D d, V x, V& cos_out) {
-  const V ax = Abs(x);
-  const V lim = Set(d, coeffs::kTrigFastLimit);
-  V kds, rs, kdc, rc;
-  if constexpr ((kWant & kWantSin) != 0) rs = FastReduce<Form::kSin>(d, x, kds);
-  if constexpr ((kWant & kWantCos) != 0) rc = FastReduce<Form::kCos>(d, x, kdc);
-  const bool fast = AllTrue(d, Lt(ax, lim));
-  if (!fast) {
-    const auto small = Lt(ax, lim);
-    V kd52, fh, fl, kdp;
-    PayneHanek(d, PayneHanekArg(d, ax), kd52, fh, fl);
-    if constexpr ((kWant & kWantSin) != 0) {
-      const V rp = FromPayneHanek<Form::kSin>(d, x, kd52, fh, fl, kdp);
-      rs = IfThenElse(small, rs, rp);
-      kds = IfThenElse(small, kds, kdp);
-    }
-    if constexpr ((kWant & kWantCos) != 0) {
-      const V rp = FromPayneHanek<Form::kCos>(d, x, kd52, fh, fl, kdp);
-      rc = IfThenElse(small, rc, rp);
-      kdc = IfThenElse(small, kdc, kdp);
-    }
-  }
-  const V inf = Set(d, std::numeric_limits<double>::infinity());
-  V ys = x;
-  if constexpr ((kWant & kWantCos) != 0) {
-    V yc = SinPoly(d, rc, kdc);
-    if (!fast) yc = IfThenElse(Lt(ax, inf), yc, Sub(x, x));
-    cos_out = yc;
-  }
-  if constexpr ((kWant & kWantSin) != 0) {
-    ys = SinPoly(d, rs, kds);
-    if (!fast) ys = IfThenElse(Lt(ax, inf), ys, Sub(x, x));
-  }
-  return ys;
+  kd0 = Add(h0, shift);
+  const V g = Sub(h0, Sub(kd0, shift));
+  const V u = Add(Add(g, l0), Mul(m, c1));
+  kd1 = Add(u, shift);
+  return Sub(u, Sub(kd1, shift));
 }
 
 // 1/den within about 2^-52 relative: y0 = 1/den in float32 (IEEE division of den rounded to
 // float32: |y0 den - 1| < 2^-23), e = 1 - den y0 (one fma), y = y0 + y0 (e + e^2) (error ~e^3).
-// den must be a normal float32 value after rounding (tan: |den| in [2^-31, 1.5]).
+// den must be a normal float32 value after rounding (tanpi: |den| in [2^-31, 1.5]).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Recip(D d, V den) {
   const Rebind<float, D> df;
   const V y0 = PromoteTo(d, Div(Set(df, 1.0f), DemoteTo(df, den)));
   const V e = NegMulAdd(den, y0, Set(d, 1.0));
   return MulAdd(y0, MulAdd(e, e, e), y0);
-}
-
-// tan in binary64 lanes (the slow path of Tan): x = j pi/2 + r, j the nearest integer, Cody-Waite or
-// Payne-Hanek as SinCosImpl, |r| <= pi/4 (1 + 2^-20); S(r) = r Q(z), C(r) = 1 + z P(z) (kTanSinPoly,
-// kTanCosPoly), tan x = S/C (j even) or -C/S (j odd), the quotient as num * Recip(den).
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF64(D d, V x) {
-  const V ax = Abs(x);
-  const V lim = Set(d, coeffs::kTrigFastLimit);
-  V kd;
-  V r = FastReduce<Form::kTan>(d, x, kd);
-  const bool fast = AllTrue(d, Lt(ax, lim));
-  if (!fast) {
-    const auto small = Lt(ax, lim);
-    V kd52, fh, fl, kdp;
-    PayneHanek(d, PayneHanekArg(d, ax), kd52, fh, fl);
-    const V rp = FromPayneHanek<Form::kTan>(d, x, kd52, fh, fl, kdp);
-    r = IfThenElse(small, r, rp);
-    kd = IfThenElse(small, kd, kdp);
-  }
-  const V z = Mul(r, r);
-  const V s = Mul(r, Horner(d, z, coeffs::kTanSinPoly()));
-  const V c = MulAdd(z, Horner(d, z, coeffs::kTanCosPoly()), Set(d, 1.0));
-  const auto odd = BitSet<0>(d, kd);
-  const V num = FlipSign<0>(d, IfThenElse(odd, c, s), kd);
-  const V den = IfThenElse(odd, s, c);
-  V y = Mul(num, Recip(d, den));
-  if (!fast) y = IfThenElse(Lt(ax, Set(d, std::numeric_limits<double>::infinity())), y, Sub(x, x));
-  return y;
 }
 
 // ---- float32 lanes: the fast path of sin, cos, tan and the whole-vector slow path --------------------
@@ -335,45 +200,60 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void SinCosF32Parts(D d, V hi, V lo, V& s
   cl = MulAdd(Mul(z, z), Horner(d, z, coeffs::kCosF32Poly()), NegMulAdd(hi, lo, MulAdd(zl, half, e)));
 }
 
-// Op codes of the binary64 slow path: kWantSin | kWantCos (SinCosImpl) or kOpTan (TanF64).
-inline constexpr int kOpTan = 4;
-
-// The binary64 kernel kOp on binary64 lanes: sin (kWantSin), cos (kWantCos), sin with cos in `second`
-// (both), tan (kOpTan).
-template <int kOp, class DD, class VD>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE VD F64Kernel(DD dd, VD xd, VD& second) {
-  if constexpr (kOp == kOpTan) {
-    return TanF64(dd, xd);
-  } else if constexpr (kOp == kWantCos) {
-    VD c;
-    SinCosImpl<kWantCos>(dd, xd, c);
-    return c;
-  } else {
-    return SinCosImpl<kOp>(dd, xd, second);
-  }
+// The huge lanes' reduction in binary64 lanes: ad holds |x| (a float32 value in [kTrigF32Limit,
+// 2^128); the caller puts kTrigF32Limit in every other lane). PayneHanek gives |x| 2/pi = K + f
+// (mod 4); r = f C1 (C1 = pi/2 rounded; within 2^-33.9 relative, |r| <= pi/4 (1 + 2^-53),
+// |r| >= 2^-29.2), returned; kq = 1.5 2^23 + (K mod 4) (K's low two bits moved into 1.5 2^52, then
+// 1.5 2^52 - 1.5 2^23 subtracted exactly): rounded to float32 exactly, it is a kd of ReduceF32's form.
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V HugeReduceF64(D d, V ad, V& kq) {
+  const RebindToUnsigned<D> du;
+  V kd0, kd1;
+  const V f = PayneHanek(d, ad, kd0, kd1);
+  const auto k = Add(BitCast(du, kd0), BitCast(du, kd1));
+  const auto shift_bits = BitCast(du, Set(d, coeffs::kTrigShift52));
+  const V q = BitCast(d, OrAnd(shift_bits, k, Set(du, uint64_t{3})));
+  kq = Sub(q, Set(d, coeffs::kTrigShift52 - double{coeffs::kTrigF32Shift}));
+  return Mul(f, Set(d, coeffs::kTrigPio2C1));
 }
 
-// The float32 vector x through the binary64 kernel kOp: each lane widened exactly, the result
-// rounded to float32 once (the F64 evaluation of the registry). One lane (the scalar lane, Highway's
-// scalar target): directly; otherwise each half of the vector promoted to a full binary64 vector.
-// Returns the first result, the second (kWantSin | kWantCos) in `second`.
-template <int kOp, class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE V ViaF64(D d, V x, V& second) {
+// The slow path of the float32 kernels (kept out of line): lanes with a = |x| in [kTrigF32Limit,
+// 2^128) get (hi, lo, kd) from HugeReduceF64 instead of ReduceF32's: each half of the vector widened
+// to binary64 (one lane: directly), r split into float32 hi = r rounded, lo = (r - hi) rounded
+// (r - hi exact; hi + lo within 2^-33.8 relative of x - K pi/2, |lo| <= 2^-24 |hi|), kd = kq rounded
+// (exact). Every other lane (|x| < 2^8, +-inf, NaN) keeps its values: the polynomials that follow
+// see the same inputs in small lanes whichever path the vector took. Arguments and results by
+// value: the fast path's registers are not spilled for the call.
+template <class V>
+struct Reduced {
+  V hi, lo, kd;
+};
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE Reduced<V> HugeReduce(D d, V a, V hi, V lo, V kd) {
+  const V lim = Set(d, coeffs::kTrigF32Limit);
+  const auto huge = And(Ge(a, lim), Lt(a, Set(d, std::numeric_limits<float>::infinity())));
+  const V ap = IfThenElse(huge, a, lim);
+  V h, l, k;
   if constexpr (MaxLanes(D()) == 1) {
     const Rebind<double, D> dd;
-    decltype(PromoteTo(dd, x)) s2;
-    const auto y = F64Kernel<kOp>(dd, PromoteTo(dd, x), s2);
-    if constexpr (kOp == (kWantSin | kWantCos)) second = DemoteTo(d, s2);
-    return DemoteTo(d, y);
+    decltype(PromoteTo(dd, ap)) kq;
+    const auto r = HugeReduceF64(dd, PromoteTo(dd, ap), kq);
+    h = DemoteTo(d, r);
+    l = DemoteTo(d, Sub(r, PromoteTo(dd, h)));
+    k = DemoteTo(d, kq);
   } else {
     const Half<D> dh;
     const Rebind<double, decltype(dh)> dd;
-    decltype(PromoteTo(dd, LowerHalf(dh, x))) s2l, s2u;
-    const auto yl = F64Kernel<kOp>(dd, PromoteTo(dd, LowerHalf(dh, x)), s2l);
-    const auto yu = F64Kernel<kOp>(dd, PromoteTo(dd, UpperHalf(dh, x)), s2u);
-    if constexpr (kOp == (kWantSin | kWantCos)) second = Combine(d, DemoteTo(dh, s2u), DemoteTo(dh, s2l));
-    return Combine(d, DemoteTo(dh, yu), DemoteTo(dh, yl));
+    decltype(PromoteTo(dd, LowerHalf(dh, ap))) kql, kqu;
+    const auto rl = HugeReduceF64(dd, PromoteTo(dd, LowerHalf(dh, ap)), kql);
+    const auto ru = HugeReduceF64(dd, PromoteTo(dd, UpperHalf(dh, ap)), kqu);
+    const auto hl = DemoteTo(dh, rl);
+    const auto hu = DemoteTo(dh, ru);
+    h = Combine(d, hu, hl);
+    l = Combine(d, DemoteTo(dh, Sub(ru, PromoteTo(dd, hu))), DemoteTo(dh, Sub(rl, PromoteTo(dd, hl))));
+    k = Combine(d, DemoteTo(dh, kqu), DemoteTo(dh, kql));
   }
+  return {IfThenElse(huge, h, hi), IfThenElse(huge, l, lo), IfThenElse(huge, k, kd)};
 }
 
 // y with its sign bit xored with `sign` (float32 lanes).
@@ -384,18 +264,24 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
 }
 
 // sin and/or cos in float32 lanes (kWant: kWantSin | kWantCos; the outputs are bit-identical whichever
-// are wanted). Fast path (every lane |x| < kTrigF32Limit, one test per vector): on a = |x|, q = k mod
-// 4 (ReduceF32), S = hi + sl, C = ch + cl (SinCosF32Parts, each rounded once):
-// sin a = (S, C, -S, -C)[q] with the sign of x put back, cos a = (C, -S, -C, S)[q]. Otherwise the
-// vector takes the binary64 kernel (ViaF64: Cody-Waite / Payne-Hanek, specials) and its lanes with
-// |x| < kTrigF32Limit keep the fast path's values: a lane's result is the same whichever path its
-// vector took.
+// are wanted). On a = |x|: q = k mod 4 and r = hi + lo from ReduceF32, replaced by HugeReduce's in
+// lanes with 2^8 <= a < inf where the vector has such a lane (one test per vector); S = hi + sl,
+// C = ch + cl (SinCosF32Parts, each rounded once): sin a = (S, C, -S, -C)[q] with the sign of x put
+// back, cos a = (C, -S, -C, S)[q]; SinCos shares the reduction and the parts. +-inf, NaN -> NaN
+// (x - x, written where the vector took HugeReduce).
 template <int kWant, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
   const RebindToUnsigned<D> du;
   const V a = Abs(x);
   V kd, lo;
-  const V hi = ReduceF32(d, a, kd, lo);
+  V hi = ReduceF32(d, a, kd, lo);
+  const bool fast = AllTrue(d, Lt(a, Set(d, coeffs::kTrigF32Limit)));
+  if (!fast) {
+    const Reduced<V> h = HugeReduce(d, a, hi, lo, kd);
+    hi = h.hi;
+    lo = h.lo;
+    kd = h.kd;
+  }
   V sl, ch, cl;
   SinCosF32Parts(d, hi, lo, sl, ch, cl);
   const V s = Add(hi, sl);
@@ -412,34 +298,35 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
     const auto sign = And(ShiftLeft<30>(Add(kbits, Set(du, 1u))), sign_mask);
     yc = XorSign(d, IfThenElse(odd, s, c), sign);
   }
-  const auto small = Lt(a, Set(d, coeffs::kTrigF32Limit));
-  if (!AllTrue(d, small)) {
-    V second;
-    const V slow = ViaF64<kWant>(d, x, second);
-    if constexpr (kWant == kWantCos) {
-      yc = IfThenElse(small, yc, slow);
-    } else {
-      ys = IfThenElse(small, ys, slow);
-      if constexpr (kWant == (kWantSin | kWantCos)) yc = IfThenElse(small, yc, second);
-    }
+  if (!fast) {
+    const auto finite = Lt(a, Set(d, std::numeric_limits<float>::infinity()));
+    if constexpr ((kWant & kWantSin) != 0) ys = IfThenElse(finite, ys, Sub(x, x));
+    if constexpr ((kWant & kWantCos) != 0) yc = IfThenElse(finite, yc, Sub(x, x));
   }
   if constexpr ((kWant & kWantCos) != 0) cos_out = yc;
   return (kWant & kWantSin) != 0 ? ys : yc;
 }
 
-// tan in float32 lanes. Fast path (every lane |x| < kTrigF32Limit): on a = |x| as SinCosF32, S = hi +
+// tan in float32 lanes: on a = |x| as SinCosF32 (ReduceF32, HugeReduce for huge lanes), S = hi +
 // sl and C = ch + cl rounded (s, c) with their rounding errors (se, ce; Fast2Sum: |sl| < |hi|,
 // |cl| < |ch|); tan a = S/C (k even) or -C/S (k odd): n = nh + nl over d = dh + dl,
 // t = 1/dh (IEEE division), q0 = nh t, e = (nh - q0 dh) + (nl - q0 dl) (the first term one fma,
 // nearly exact; |e| about 2^-23 |nh|), tan = q0 + e t (one fma, the rounding that matters; e t is
-// off by about e dl/dh^2, 2^-46 relative); the sign of x and of k odd put back. Otherwise the vector takes TanF64 (ViaF64), small lanes keeping the fast
-// path's values.
+// off by about e dl/dh^2, 2^-46 relative); the sign of x and of k odd put back. Huge lanes
+// (2^8 <= |x| < inf) take HugeReduce's (k mod 4, hi, lo) as in SinCosF32: one reduction.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   const RebindToUnsigned<D> du;
   const V a = Abs(x);
   V kd, lo;
-  const V hi = ReduceF32(d, a, kd, lo);
+  V hi = ReduceF32(d, a, kd, lo);
+  const bool fast = AllTrue(d, Lt(a, Set(d, coeffs::kTrigF32Limit)));
+  if (!fast) {
+    const Reduced<V> h = HugeReduce(d, a, hi, lo, kd);
+    hi = h.hi;
+    lo = h.lo;
+    kd = h.kd;
+  }
   V sl, ch, cl;
   SinCosF32Parts(d, hi, lo, sl, ch, cl);
   const V s = Add(hi, sl);
@@ -457,11 +344,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   const V e = NegMulAdd(q0, dl, Add(NegMulAdd(q0, dh, nh), nl));
   const auto sign = And(Xor(ShiftLeft<31>(kbits), BitCast(du, x)), Set(du, 0x80000000u));
   V y = XorSign(d, MulAdd(e, t, q0), sign);
-  const auto small = Lt(a, Set(d, coeffs::kTrigF32Limit));
-  if (!AllTrue(d, small)) {
-    V unused;
-    y = IfThenElse(small, y, ViaF64<kOpTan>(d, x, unused));
-  }
+  if (!fast) y = IfThenElse(Lt(a, Set(d, std::numeric_limits<float>::infinity())), y, Sub(x, x));
   return y;
 }
 
@@ -615,29 +498,28 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosPiDispatch(D d, V x, V& cospi_out
 }  // namespace trig_impl
 
 // Sin(d, x) = sin x (float32 lanes; trig_impl::SinCosF32).
-//   |x| < kTrigF32Limit (2^8) for every lane of the vector: on a = |x|, k = rint(a 2/pi), r = a - k pi/2
-//   = hi + lo in float32 (ReduceF32: P1 exact, P2 exact product and Fast2Sum, P3 by one fma; within
-//   2^-28.46 relative), |r| <= pi/4 (1 + 2^-16.2); S = hi + (lo (1 - z/2) + hi z P(z)) (kSinF32Poly),
+//   On a = |x|: k = rint(a 2/pi), r = a - k pi/2 = hi + lo in float32. Where every lane of the vector
+//   has |x| < kTrigF32Limit (2^8): ReduceF32 (P1 exact, P2 exact product and Fast2Sum, P3 by one fma;
+//   within 2^-28.46 relative); otherwise lanes with 2^8 <= |x| < inf take HugeReduce (Payne-Hanek in
+//   binary64, kTrigPH0/1, r = f pi/2 within 2^-33.8 relative, split into float32 hi + lo).
+//   |r| <= pi/4 (1 + 2^-16.2); S = hi + (lo (1 - z/2) + hi z P(z)) (kSinF32Poly),
 //   C = (1 - z/2) + (z^2 Q(z) + e - zl/2 - hi lo) (kCosF32Poly, 1 - z/2 and hi^2 split exactly),
 //   z = hi^2; sin x = sign(x) (S, C, -S, -C)[k mod 4].
-//   Otherwise the vector takes the binary64 kernel (ViaF64, each half in binary64 lanes, rounded
-//   once): x = j pi/2 + r, j even, Cody-Waite below 2^32 (two fmas), Payne-Hanek above
-//   (kTrigPH0/1/2), sin x = (-1)^(j/2) sin(r), sin(r) = r Q(z) (kSinPoly, degree 11, rel. error
-//   2^-35.2); its lanes with |x| < 2^8 keep the fast path's values.
 //   Specials: sin(+-0) = +-0, subnormal x -> x, +-inf, NaN -> NaN.
-//   Measured: max 0.714803 ulp at x = -0x1.f2806p+1 (-3.89454269); 99.931547% correctly rounded
-//   (`accelmath sweep sin --threads 2`, all 2^32 inputs, 129 s).
+//   Measured: max 0.721968 ulp at x = 0x1.bb12fap+83 (1.67388673e+25; below 2^8: 0.714803 at
+//   -0x1.f2806p+1);
+//   99.313017% correctly rounded (`accelmath sweep sin --threads 2`, all 2^32 inputs, 64 s).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Sin(D d, V x) {
   V unused;
   return trig_impl::SinCosF32<trig_impl::kWantSin>(d, x, unused);
 }
 
-// Cos(d, x) = cos x: as Sin, cos x = (C, -S, -C, S)[k mod 4] on the fast path; the binary64 path with
-// j odd (kd = (x 2/pi + 1) + 1.5 2^53 holds the even j + 1), cos x = (-1)^((j + 1)/2) sin(r), the
-// same polynomial. Specials: cos(+-0) = 1, +-inf, NaN -> NaN.
-//   Measured: max 0.715502 ulp at x = -0x1.942ebp-1 (-0.789418697); 99.939486% correctly rounded
-//   (`accelmath sweep cos --threads 2`, all 2^32 inputs, 128 s).
+// Cos(d, x) = cos x: as Sin (the same reduction and parts), cos x = (C, -S, -C, S)[k mod 4].
+// Specials: cos(+-0) = 1, +-inf, NaN -> NaN.
+//   Measured: max 0.720689 ulp at x = -0x1.08bd02p+127 (-1.75948788e+38; below 2^8: 0.715502 at
+//   -0x1.942ebp-1); 99.321189% correctly rounded (`accelmath sweep cos --threads 2`, all 2^32
+//   inputs, 64 s). `accelmath sweep sincos`: both results bit-identical to sin and cos.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Cos(D d, V x) {
   V y;
@@ -645,24 +527,21 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Cos(D d, V x) {
   return y;
 }
 
-// SinCos(d, x, cos_out) = sin x, with cos x in cos_out: bit-identical to Sin and Cos (the same
-// reduction and polynomials on the fast path; one Payne-Hanek shared on the binary64 path).
+// SinCos(d, x, cos_out) = sin x, with cos x in cos_out: bit-identical to Sin and Cos (one reduction,
+// ReduceF32 and, for huge lanes, one HugeReduce, and one evaluation of S and C shared by both).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCos(D d, V x, V& cos_out) {
   return trig_impl::SinCosF32<trig_impl::kWantSin | trig_impl::kWantCos>(d, x, cos_out);
 }
 
 // Tan(d, x) = tan x (float32 lanes; trig_impl::TanF32).
-//   |x| < 2^8 for every lane: the reduction and S = hi + sl, C = ch + cl of Sin as unrounded pairs;
+//   The reduction (ReduceF32 / HugeReduce) and S = hi + sl, C = ch + cl of Sin as unrounded pairs;
 //   tan x = sign(x) S/C (k even) or -C/S (k odd): t = 1/dh (IEEE division), q0 = nh t,
 //   tan = q0 + ((nh - q0 dh) + nl - q0 dl) t (one rounding that matters).
-//   Otherwise the vector takes TanF64 (ViaF64): x = j pi/2 + r, j the nearest integer (Cody-Waite
-//   / Payne-Hanek as Sin), |r| <= pi/4 (1 + 2^-20); S(r) = r Q(z), C(r) = 1 + z P(z) (kTanSinPoly,
-//   kTanCosPoly, rel. errors 2^-37.4, 2^-43.6), S/C or -C/S as num * Recip(den); its lanes with
-//   |x| < 2^8 keep the fast path's values.
 //   Specials: tan(+-0) = +-0, subnormal x -> x, +-inf, NaN -> NaN.
-//   Measured: max 0.837862 ulp at x = 0x1.0aff74p+6 (66.7494659); 99.917645% correctly rounded
-//   (`accelmath sweep tan --threads 2`, all 2^32 inputs, 144 s).
+//   Measured: max 0.880081 ulp at x = -0x1.962116p+104 (-3.21768736e+31; below 2^8: 0.837862 at
+//   0x1.0aff74p+6); 99.008282% correctly rounded (`accelmath sweep tan --threads 2`, all 2^32
+//   inputs, 72 s).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Tan(D d, V x) {
   return trig_impl::TanF32(d, x);

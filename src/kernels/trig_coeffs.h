@@ -20,213 +20,35 @@ namespace accelmath::coeffs {
 // ---- reduction of x by pi/2 (sin, cos, tan) ----
 // t + kTrigShift52 rounds |t| < 2^51 to an integer (ties to even), held in the low mantissa bits.
 inline constexpr double kTrigShift52 = 0x1.8000000000000p+52;
-// t + kTrigShift53 rounds |t| < 2^52 to an even integer 2i (its ulp is 2); bit 0 of its bits is i mod 2.
-inline constexpr double kTrigShift53 = 0x1.8000000000000p+53;
-inline constexpr double kTrigInvPio2 = 0x1.45f306dc9c883p-1;  // 2/pi rounded
-// pi/2 = C1 + C2 + (1.5e-33), both rounded to nearest and positive (so -0 stays -0). For
-// |x| < kTrigFastLimit: |j| < 2^33, x - j C1 is exact (a multiple of 2^-52 below 2), and the second fma
-// rounds r + (< 2^-77.69): r within 2^-48.49 relative of x - j pi/2 (|r| >= kTrigMinFrac pi/2 where j != 0).
+// pi/2 rounded to binary64 (Payne-Hanek's r = f pi/2); pi/2 - C1 = 6.12e-17.
 inline constexpr double kTrigPio2C1 = 0x1.921fb54442d18p+0;
-inline constexpr double kTrigPio2C2 = 0x1.1a62633145c07p-54;
-// The Cody-Waite path serves |x| < 2^32; there x 2/pi rounded is off by at most 1.69e-7
-// (2^-22.5), so |r| <= pi/2 (1 + 2^-20) (sin, cos) and pi/4 (1 + 2^-20) (tan).
-inline constexpr int kTrigFastExp = 32;
-inline constexpr double kTrigFastLimit = 0x1.0000000000000p+32;
 // Over every float32 x >= pi/4, x 2/pi is at least 1.028e-9 (2^-29.86) away from an integer
 // (continued-fraction bound): |r| >= 1.615e-9 wherever j != 0.
 inline constexpr double kTrigMinFrac = 0x1.1a92ac73a96abp-30;
 
-// ---- Payne-Hanek (|x| >= kTrigFastLimit): x = m 2^(E - 23), m a 24-bit integer ----
-// Row E - 32 (= biased binary64 exponent of x - kTrigPHBias), E = 32..127: (2^(E - 23) 2/pi) mod 4 =
-// kTrigPH0 + kTrigPH1 + kTrigPH2 + (< 2^-157); PH0 holds the bits of weight 2^1..2^-51, PH1 2^-52..2^-104,
-// PH2 2^-105..2^-157 (each at most 53 bits: m PH0, m PH1 split exactly by fma).
-inline constexpr int kTrigPHBias = 1055;
-inline constexpr int kTrigPHRows = 96;
-ACCELMATH_COEFFS std::array<double, 96> kTrigPH0() {
+// ---- Payne-Hanek (|x| >= kTrigF32Limit): x = m 2^(E - 23), m a 24-bit integer ----
+// Row q (float32 exponents E = 8 + 16 q + s, 0 <= s < 16): (2^(8 + 16 q - 23) 2/pi) mod 4 =
+// kTrigPH0 + kTrigPH1 + (< 2^-104); PH0 holds the bits of weight 2^1..2^-51, PH1 2^-52..2^-104 (each at most
+// 53 bits: m' PH0 split exactly by fma, m' PH1 rounded, m' = m 2^s < 2^39). x 2/pi mod 4 within 2^-64, against
+// a fraction of at least kTrigMinFrac: 2^-34.14 relative.
+inline constexpr int kTrigPHRows = 8;
+ACCELMATH_COEFFS std::array<double, 8> kTrigPH0() {
   return {{
-      0x1.f306dc9c882a4p+0, 0x1.f306dc9c882a5p+1,
-      0x1.e60db9391054ap+1, 0x1.cc1b727220a94p+1,
-      0x1.9836e4e441529p+1, 0x1.306dc9c882a53p+1,
-      0x1.836e4e441529cp-1, 0x1.836e4e441529ep+0,
-      0x1.836e4e441529fp+1, 0x1.06dc9c882a53fp+1,
-      0x1.b727220a94fe0p-4, 0x1.b727220a94fe0p-3,
-      0x1.b727220a94fe0p-2, 0x1.b727220a94fe0p-1,
-      0x1.b727220a94fe0p+0, 0x1.b727220a94fe1p+1,
-      0x1.6e4e441529fc2p+1, 0x1.b9391054a7f08p+0,
-      0x1.b9391054a7f09p+1, 0x1.727220a94fe13p+1,
-      0x1.c9c882a53f84ep+0, 0x1.c9c882a53f84ep+1,
-      0x1.9391054a7f09dp+1, 0x1.27220a94fe13ap+1,
-      0x1.391054a7f09d4p-1, 0x1.391054a7f09d4p+0,
-      0x1.391054a7f09d5p+1, 0x1.c882a53f84eacp-1,
-      0x1.c882a53f84eaep+0, 0x1.c882a53f84eafp+1,
-      0x1.91054a7f09d5fp+1, 0x1.220a94fe13abep+1,
-      0x1.1054a7f09d5f4p-1, 0x1.1054a7f09d5f4p+0,
-      0x1.1054a7f09d5f4p+1, 0x1.054a7f09d5f40p-2,
-      0x1.054a7f09d5f44p-1, 0x1.054a7f09d5f46p+0,
-      0x1.054a7f09d5f47p+1, 0x1.529fc2757d1e0p-4,
-      0x1.529fc2757d1f0p-3, 0x1.529fc2757d1f0p-2,
-      0x1.529fc2757d1f4p-1, 0x1.529fc2757d1f4p+0,
-      0x1.529fc2757d1f5p+1, 0x1.4a7f09d5f47d4p+0,
-      0x1.4a7f09d5f47d4p+1, 0x1.29fc2757d1f52p+0,
-      0x1.29fc2757d1f53p+1, 0x1.4fe13abe8fa98p-1,
-      0x1.4fe13abe8fa9ap+0, 0x1.4fe13abe8fa9ap+1,
-      0x1.3f84eafa3ea68p+0, 0x1.3f84eafa3ea69p+1,
-      0x1.fc2757d1f534cp-1, 0x1.fc2757d1f534cp+0,
-      0x1.fc2757d1f534dp+1, 0x1.f84eafa3ea69bp+1,
-      0x1.f09d5f47d4d37p+1, 0x1.e13abe8fa9a6ep+1,
-      0x1.c2757d1f534ddp+1, 0x1.84eafa3ea69bbp+1,
-      0x1.09d5f47d4d377p+1, 0x1.3abe8fa9a6ee0p-3,
-      0x1.3abe8fa9a6ee0p-2, 0x1.3abe8fa9a6ee0p-1,
-      0x1.3abe8fa9a6ee0p+0, 0x1.3abe8fa9a6ee0p+1,
-      0x1.d5f47d4d37700p-1, 0x1.d5f47d4d37702p+0,
-      0x1.d5f47d4d37703p+1, 0x1.abe8fa9a6ee06p+1,
-      0x1.57d1f534ddc0dp+1, 0x1.5f47d4d377036p+0,
-      0x1.5f47d4d377036p+1, 0x1.7d1f534ddc0dap+0,
-      0x1.7d1f534ddc0dbp+1, 0x1.f47d4d377036cp+0,
-      0x1.f47d4d377036dp+1, 0x1.e8fa9a6ee06dbp+1,
-      0x1.d1f534ddc0db6p+1, 0x1.a3ea69bb81b6cp+1,
-      0x1.47d4d377036d8p+1, 0x1.1f534ddc0db62p+0,
-      0x1.1f534ddc0db62p+1, 0x1.f534ddc0db628p-2,
-      0x1.f534ddc0db628p-1, 0x1.f534ddc0db628p+0,
-      0x1.f534ddc0db629p+1, 0x1.ea69bb81b6c52p+1,
-      0x1.d4d377036d8a5p+1, 0x1.a9a6ee06db14ap+1,
-      0x1.534ddc0db6295p+1, 0x1.4d377036d8a56p+0,
-      0x1.4d377036d8a56p+1, 0x1.34ddc0db62958p+0}};
+      0x1.45f306dc80000p-16, 0x1.45f306dc9c882p+0,
+      0x1.836e4e441529fp+1, 0x1.391054a7f09d4p-1,
+      0x1.529fc2757d1f0p-3, 0x1.fc2757d1f534dp+1,
+      0x1.57d1f534ddc0dp+1, 0x1.f534ddc0db629p+1}};
 }
-ACCELMATH_COEFFS std::array<double, 96> kTrigPH1() {
+ACCELMATH_COEFFS std::array<double, 8> kTrigPH1() {
   return {{
-      0x1.3f84eafa3ea69p-52, 0x1.fc2757d1f534cp-54,
-      0x1.fc2757d1f534cp-53, 0x1.fc2757d1f534dp-52,
-      0x1.f84eafa3ea69bp-52, 0x1.f09d5f47d4d37p-52,
-      0x1.e13abe8fa9a6ep-52, 0x1.c2757d1f534ddp-52,
-      0x1.84eafa3ea69bbp-52, 0x1.09d5f47d4d377p-52,
-      0x1.3abe8fa9a6ee0p-56, 0x1.3abe8fa9a6ee0p-55,
-      0x1.3abe8fa9a6ee0p-54, 0x1.3abe8fa9a6ee0p-53,
-      0x1.3abe8fa9a6ee0p-52, 0x1.d5f47d4d37700p-54,
-      0x1.d5f47d4d37702p-53, 0x1.d5f47d4d37703p-52,
-      0x1.abe8fa9a6ee06p-52, 0x1.57d1f534ddc0dp-52,
-      0x1.5f47d4d377036p-53, 0x1.5f47d4d377036p-52,
-      0x1.7d1f534ddc0dap-53, 0x1.7d1f534ddc0dbp-52,
-      0x1.f47d4d377036cp-53, 0x1.f47d4d377036dp-52,
-      0x1.e8fa9a6ee06dbp-52, 0x1.d1f534ddc0db6p-52,
-      0x1.a3ea69bb81b6cp-52, 0x1.47d4d377036d8p-52,
-      0x1.1f534ddc0db62p-53, 0x1.1f534ddc0db62p-52,
-      0x1.f534ddc0db628p-55, 0x1.f534ddc0db628p-54,
-      0x1.f534ddc0db628p-53, 0x1.f534ddc0db629p-52,
-      0x1.ea69bb81b6c52p-52, 0x1.d4d377036d8a5p-52,
-      0x1.a9a6ee06db14ap-52, 0x1.534ddc0db6295p-52,
-      0x1.4d377036d8a56p-53, 0x1.4d377036d8a56p-52,
-      0x1.34ddc0db62958p-53, 0x1.34ddc0db62959p-52,
-      0x1.a6ee06db14accp-54, 0x1.a6ee06db14accp-53,
-      0x1.a6ee06db14accp-52, 0x1.4ddc0db629599p-52,
-      0x1.377036d8a5664p-53, 0x1.377036d8a5664p-52,
-      0x1.bb81b6c52b324p-54, 0x1.bb81b6c52b326p-53,
-      0x1.bb81b6c52b327p-52, 0x1.77036d8a5664fp-52,
-      0x1.dc0db6295993cp-53, 0x1.dc0db6295993cp-52,
-      0x1.b81b6c52b3278p-52, 0x1.7036d8a5664f1p-52,
-      0x1.c0db6295993c4p-53, 0x1.c0db6295993c4p-52,
-      0x1.81b6c52b32788p-52, 0x1.036d8a5664f10p-52,
-      0x1.b6c52b3278840p-58, 0x1.b6c52b3278860p-57,
-      0x1.b6c52b3278870p-56, 0x1.b6c52b3278870p-55,
-      0x1.b6c52b3278870p-54, 0x1.b6c52b3278872p-53,
-      0x1.b6c52b3278872p-52, 0x1.6d8a5664f10e4p-52,
-      0x1.b6295993c4390p-53, 0x1.b6295993c4390p-52,
-      0x1.6c52b32788720p-52, 0x1.b14acc9e21c82p-53,
-      0x1.b14acc9e21c82p-52, 0x1.6295993c43904p-52,
-      0x1.8a5664f10e410p-53, 0x1.8a5664f10e410p-52,
-      0x1.14acc9e21c820p-52, 0x1.4acc9e21c8208p-55,
-      0x1.4acc9e21c820cp-54, 0x1.4acc9e21c820ep-53,
-      0x1.4acc9e21c820fp-52, 0x1.2b3278872083ep-53,
-      0x1.2b3278872083fp-52, 0x1.5993c439041fcp-54,
-      0x1.5993c439041fep-53, 0x1.5993c439041fep-52,
-      0x1.664f10e4107f8p-53, 0x1.664f10e4107f9p-52,
-      0x1.993c439041fe4p-53, 0x1.993c439041fe5p-52,
-      0x1.3278872083fcap-52, 0x1.93c439041fe50p-54,
-      0x1.93c439041fe50p-53, 0x1.93c439041fe51p-52}};
+      0x1.c882a53f84eafp-52, 0x1.4a7f09d5f47d4p-53,
+      0x1.84eafa3ea69bbp-52, 0x1.f47d4d377036cp-53,
+      0x1.4d377036d8a56p-53, 0x1.b81b6c52b3278p-52,
+      0x1.6c52b32788720p-52, 0x1.664f10e4107f8p-53}};
 }
-ACCELMATH_COEFFS std::array<double, 96> kTrigPH2() {
-  return {{
-      0x1.77036d8a5664fp-105, 0x1.dc0db6295993cp-106,
-      0x1.dc0db6295993cp-105, 0x1.b81b6c52b3278p-105,
-      0x1.7036d8a5664f1p-105, 0x1.c0db6295993c4p-106,
-      0x1.c0db6295993c4p-105, 0x1.81b6c52b32788p-105,
-      0x1.036d8a5664f10p-105, 0x1.b6c52b3278840p-111,
-      0x1.b6c52b3278860p-110, 0x1.b6c52b3278870p-109,
-      0x1.b6c52b3278870p-108, 0x1.b6c52b3278870p-107,
-      0x1.b6c52b3278872p-106, 0x1.b6c52b3278872p-105,
-      0x1.6d8a5664f10e4p-105, 0x1.b6295993c4390p-106,
-      0x1.b6295993c4390p-105, 0x1.6c52b32788720p-105,
-      0x1.b14acc9e21c82p-106, 0x1.b14acc9e21c82p-105,
-      0x1.6295993c43904p-105, 0x1.8a5664f10e410p-106,
-      0x1.8a5664f10e410p-105, 0x1.14acc9e21c820p-105,
-      0x1.4acc9e21c8208p-108, 0x1.4acc9e21c820cp-107,
-      0x1.4acc9e21c820ep-106, 0x1.4acc9e21c820fp-105,
-      0x1.2b3278872083ep-106, 0x1.2b3278872083fp-105,
-      0x1.5993c439041fcp-107, 0x1.5993c439041fep-106,
-      0x1.5993c439041fep-105, 0x1.664f10e4107f8p-106,
-      0x1.664f10e4107f9p-105, 0x1.993c439041fe4p-106,
-      0x1.993c439041fe5p-105, 0x1.3278872083fcap-105,
-      0x1.93c439041fe50p-107, 0x1.93c439041fe50p-106,
-      0x1.93c439041fe51p-105, 0x1.278872083fca2p-105,
-      0x1.3c439041fe514p-107, 0x1.3c439041fe516p-106,
-      0x1.3c439041fe516p-105, 0x1.e21c820ff28b0p-107,
-      0x1.e21c820ff28b0p-106, 0x1.e21c820ff28b1p-105,
-      0x1.c439041fe5163p-105, 0x1.8872083fca2c7p-105,
-      0x1.10e4107f9458ep-105, 0x1.0e4107f9458e8p-108,
-      0x1.0e4107f9458e8p-107, 0x1.0e4107f9458eap-106,
-      0x1.0e4107f9458eap-105, 0x1.c820ff28b1d50p-109,
-      0x1.c820ff28b1d58p-108, 0x1.c820ff28b1d5cp-107,
-      0x1.c820ff28b1d5ep-106, 0x1.c820ff28b1d5ep-105,
-      0x1.9041fe5163abdp-105, 0x1.2083fca2c757bp-105,
-      0x1.041fe5163abdcp-107, 0x1.041fe5163abdep-106,
-      0x1.041fe5163abdep-105, 0x1.07f9458eaf7a0p-110,
-      0x1.07f9458eaf7a0p-109, 0x1.07f9458eaf7a8p-108,
-      0x1.07f9458eaf7acp-107, 0x1.07f9458eaf7aep-106,
-      0x1.07f9458eaf7aep-105, 0x1.fe5163abdeba0p-110,
-      0x1.fe5163abdebb0p-109, 0x1.fe5163abdebb8p-108,
-      0x1.fe5163abdebbcp-107, 0x1.fe5163abdebbcp-106,
-      0x1.fe5163abdebbcp-105, 0x1.fca2c757bd778p-105,
-      0x1.f9458eaf7aef1p-105, 0x1.f28b1d5ef5de2p-105,
-      0x1.e5163abdebbc5p-105, 0x1.ca2c757bd778ap-105,
-      0x1.9458eaf7aef15p-105, 0x1.28b1d5ef5de2bp-105,
-      0x1.458eaf7aef158p-107, 0x1.458eaf7aef158p-106,
-      0x1.458eaf7aef158p-105, 0x1.163abdebbc560p-106,
-      0x1.163abdebbc561p-105, 0x1.63abdebbc5618p-108,
-      0x1.63abdebbc5618p-107, 0x1.63abdebbc561ap-106,
-      0x1.63abdebbc561bp-105, 0x1.8eaf7aef1586cp-106}};
-}
-// pi/2 = kTrigPio2C1 + kTrigPio2C2 (+ 2^-109.0): r = f pi/2 for the fraction f = fh + fl.
-
-// ---- polynomials of sin, cos, tan ----
-// sin(r) = r Q(z), z = r^2, |r| <= pi/2 (1 + 2^-20) = 1.570797825; degree 11; max relative
-// error 2.46e-11 (2^-35.24).
-ACCELMATH_COEFFS std::array<double, 6> kSinPoly() {
-  return {{
-      0x1.0000000000000p+0,
-      -0x1.55555546fc0f8p-3,
-      0x1.11110c34531ecp-7,
-      -0x1.a017d3de6ca42p-13,
-      0x1.716fdf7c1de48p-19,
-      -0x1.9a5c2689af4bcp-26}};
-}
-// tan: S(r) = r Q(z) (rel. error 5.37e-12, 2^-37.44) and C(r) = 1 + z Q(z) (rel. error
-// 7.62e-14, 2^-43.58) on |r| <= pi/4 (1 + 2^-20) = 0.7853989124.
-ACCELMATH_COEFFS std::array<double, 5> kTanSinPoly() {
-  return {{
-      0x1.0000000000000p+0,
-      -0x1.5555554c35420p-3,
-      0x1.1111084ad6a46p-7,
-      -0x1.a00f6b49c35e7p-13,
-      0x1.6cce0bcbf1e88p-19}};
-}
-ACCELMATH_COEFFS std::array<double, 5> kTanCosPoly() {
-  return {{
-      -0x1.ffffffffe8e1ep-2,
-      0x1.5555554581fc1p-5,
-      -0x1.6c16b32512a5fp-10,
-      0x1.a00eaa201daa5p-16,
-      -0x1.23c718354f3ecp-22}};
-}
+// r = f kTrigPio2C1 (pi/2 rounded) for the fraction f,
+// |r| <= 0.7853981634, split into float32 hi + lo within 2^-34.14 relative (the fast path's polynomials
+// cover |r| <= 0.785408491, its reduction is within 2^-28.46).
 
 // ---- float32 fast path of sin, cos, tan (float32 lanes, |x| < kTrigF32Limit) ----
 // On a = |x|: k = rint(a c) (kd = a c + kTrigF32Shift, c = kTrigF32InvPio2 = 2/pi rounded to float32), 0 <= k <= 163,

@@ -4,27 +4,19 @@
     python3 tools/coeffs/trig.py > src/kernels/trig_coeffs.h
 
 Needs mpmath only. Deterministic (a CTest checks that the committed header is what this script
-prints). sin, cos, tan (and sincos) run in float32 lanes (registry eval F32) where every lane of a
-vector has |x| < kTrigF32Limit (the float32 fast path, kTrigF32*, kSinF32Poly, kCosF32Poly), otherwise
-in binary64 lanes (the constants below); sinpi, cospi, tanpi in binary64 lanes (eval F64).
-
-sin, cos (kSinPoly): x = j pi/2 + r with j even for sin, odd for cos (nearest such integer to
-  x 2/pi), |r| <= pi/2 (1 + margin); sin(x) = +-sin(r), cos(x) = +-sin(r); one odd polynomial
-  sin(r) = r + r z P(z), z = r^2.
-tan (kTanSinPoly, kTanCosPoly): x = j pi/2 + r, j the nearest integer, |r| <= pi/4 (1 + margin);
-  tan(x) = S(r)/C(r) (j even) or -C(r)/S(r) (j odd), S(r) = r + r z P(z), C(r) = 1 + z Q(z).
-Reduction of float32 x with |x| < 2^kTrigFastExp (kTrigFastLimit): Cody-Waite in binary64,
-  r = ((x - j C1) - j C2) - j C3 by three fmas, C1 + C2 + C3 = pi/2 (each the rounding of what is
-  left, C2 towards zero so that C3 > 0); the first fma is exact (asserted below), the other two
-  round a value within 2^-53 relative of r; |j| < 2^(kTrigFastExp + 1).
-  Larger |x|: Payne-Hanek. x = m 2^e, m a 24-bit integer; x 2/pi mod 4 = m T_e mod 4 with
-  T_e = (2^e 2/pi) mod 4 = c0 + c1 + c2 + (tail < 2^-157): c0 the bits of weight 2^1..2^-51,
-  c1 those of 2^-52..2^-104, c2 those of 2^-105..2^-157 (kTrigPH0/1/2, indexed by the biased
-  binary64 exponent of x minus kTrigPHBias). m c0 and m c1 are split exactly into hi + lo by
-  fma (two-products), m c2 is rounded (below 2^-80), the tail costs < 2^-133: x 2/pi is
-  known mod 4 to 2^-132 absolute, while the fraction f (x 2/pi minus the nearest integer) is at
-  least kTrigMinFrac for every float32 x (computed below from continued fractions): a relative
-  error below 2^-100 in f.
+prints). sin, cos, tan (and sincos) run in float32 lanes (registry eval F32): x = k pi/2 + r, k the
+nearest integer, |r| <= pi/4 (1 + margin), r as a float32 pair hi + lo; sin, cos from float32
+polynomials S(r), C(r) (kSinF32Poly, kCosF32Poly) picked and signed by k mod 4, tan = S/C or -C/S.
+The reduction: |x| < kTrigF32Limit (2^F_EXP): float32 Cody-Waite (kTrigF32*); larger |x| (finite):
+  Payne-Hanek in binary64. x = m 2^e, m a 24-bit integer, e = 8 - 23 + 16 q + s (0 <= s < 16,
+  0 <= q < 8); x 2/pi mod 4 = m' T_q mod 4 with m' = m 2^s (< 2^39) and T_q = (2^(8 - 23 + 16 q)
+  2/pi) mod 4 = c0 + c1 + (tail < 2^-104): c0 the bits of weight 2^1..2^-51, c1 those of
+  2^-52..2^-104 (kTrigPH0/1: eight rows, one register permute each). m' c0 and m' c1 are split
+  exactly into hi + lo by fma, m' c1 rounded, the tail costs < 2^-65: x 2/pi is known mod 4 to
+  2^-64 absolute, while the fraction f (x 2/pi minus the nearest integer) is at least
+  kTrigMinFrac for every float32 x (computed below from continued fractions): a relative error
+  below 2^-34 in f. r = f pi/2 (f kTrigPio2C1) in binary64, split into float32 hi + lo:
+  more accurate than the float32 Cody-Waite (asserted below), so the same polynomials serve.
 sinpi, cospi (kSinPi*, kCosPi*): correctly rounded. x = n/2 + r exactly (n = rint(2x), |r| <= 1/4,
   r has at most 24 significant bits so z = r^2 is exact). sin(pi r) = r (S1 + S3 z + z^2 P(z)),
   cos(pi r) = 1 + C2 z + z^2 Q(z), S1 = pi, S3 = -pi^3/6, C2 = -pi^2/2 each as hi + lo
@@ -126,30 +118,10 @@ def sqrt_or(z, f, f0):
     return f(mp.sqrt(z)) if z > 0 else f0
 
 
-# ---- Cody-Waite constants ---------------------------------------------------------------------------
-# pi/2 = C1 + C2 + (< 2^-107): binary64 roundings of what is left. Both positive: the steps
-# r - j Ci keep r = -0 for x = -0 (j = +0: -(+0 Ci) = -0), so sin(-0) and tan(-0) are -0.
+# ---- constants of the reduction ------------------------------------------------------------------------
+# pi/2 rounded to binary64 (Payne-Hanek's r = f pi/2).
 C1 = d64(PI / 2)
-C2 = d64(PI / 2 - C1)
-assert C1 > 0 and C2 > 0
-CW_TAIL = abs(PI / 2 - C1 - C2)
-INV_PIO2 = d64(TWO_OVER_PI)
 SHIFT52 = 1.5 * 2.0 ** 52   # t + SHIFT52 rounds |t| < 2^51 to an integer (ties to even)
-SHIFT53 = 1.5 * 2.0 ** 53   # t + SHIFT53 rounds |t| < 2^52 to an even integer (its ulp is 2)
-FAST_EXP = 32               # the Cody-Waite path serves |x| < 2^FAST_EXP
-FAST_LIMIT = 2.0 ** FAST_EXP
-# j: the integer (even for sin, odd for cos, any for tan) nearest to x INV_PIO2 (the fma rounds the
-# exact product); x INV_PIO2 differs from x 2/pi by at most 2^FAST_EXP |INV_PIO2 - 2/pi|, so
-# |x 2/pi - j| <= 1 + that (sin, cos) or 1/2 + that (tan).
-J_SLACK = FAST_LIMIT * abs(INV_PIO2 - TWO_OVER_PI)
-assert J_SLACK < mp.mpf(2) ** -20
-J_MAX = FAST_LIMIT * TWO_OVER_PI + 2  # |j| bound
-# x - j C1 is exact: for j != 0 x >= pi/4 is a multiple of 2^-24, j C1 of 2^-52, and
-# |x - j C1| <= |x - j pi/2| + |j| |pi/2 - C1| < 2 (so it has at most 53 significant bits).
-assert (mp.pi / 2) * (1 + J_SLACK) + J_MAX * abs(PI / 2 - C1) < 2
-# the second fma rounds r + j (pi/2 - C1 - C2): |j| CW_TAIL < 2^-74, against |r| >= kTrigMinFrac pi/2
-# (below) where j != 0: r within 2^-44 relative (asserted below), 2^-20 float32 ulp.
-CW_ABS = J_MAX * CW_TAIL
 
 # ---- smallest reduced argument over all float32 x (continued fractions) ---------------------------------
 # f(x) = distance of x 2/pi to the nearest integer; for x = m 2^e (m < 2^24): f = ||m alpha_e||,
@@ -181,49 +153,6 @@ for E in range(-1, 128):  # float32 exponents of x >= 0.5 (x >= pi/4 needs E >= 
     mf = min_frac(alpha)
     MIN_FRAC = mf if MIN_FRAC is None else min(MIN_FRAC, mf)
 assert MIN_FRAC > mp.mpf(2) ** -40
-CW_REL = CW_ABS / (MIN_FRAC * PI / 2)
-assert CW_REL < mp.mpf(2) ** -44, CW_REL
-
-# ---- Payne-Hanek tables ------------------------------------------------------------------------------
-# Rows for float32 exponents E = FAST_EXP..127 (x = m 2^(E - 23)), indexed by the biased binary64
-# exponent minus PH_BIAS.
-PH_BIAS = 1023 + FAST_EXP
-PH0, PH1, PH2 = [], [], []
-for E in range(FAST_EXP, 128):
-    with mp.workprec(600):
-        T = mp.ldexp(2 / mp.pi, E - 23)
-        T = T - 4 * mp.floor(T / 4)
-        c0 = mp.floor(mp.ldexp(T, 51)) / mp.mpf(2) ** 51
-        c1 = mp.floor(mp.ldexp(T - c0, 104)) / mp.mpf(2) ** 104
-        c2 = mp.floor(mp.ldexp(T - c0 - c1, 157)) / mp.mpf(2) ** 157
-        assert 0 <= T - c0 - c1 - c2 < mp.mpf(2) ** -157
-        for c in (c0, c1, c2):
-            assert float(c) == c  # 53 significant bits at most
-        PH0.append(float(c0))
-        PH1.append(float(c1))
-        PH2.append(float(c2))
-# Error of f: truncation (m tail < 2^-133), m c2 rounded (< 2^-133), the low sum (~2^-53 of
-# ulp(f)): far below 2^-100 relative for f >= MIN_FRAC.
-assert mp.mpf(2) ** -131 / MIN_FRAC < mp.mpf(2) ** -90
-
-# ---- polynomials ---------------------------------------------------------------------------------------
-MARGIN = 1 + mp.mpf(2) ** -20
-R_SIN = PI / 2 * MARGIN
-N_SIN = 5
-SinP = [1.0] + fit(lambda z: sqrt_or(z, lambda r: (mp.sin(r) - r) / r ** 3, -mp.mpf(1) / 6),
-                   lambda z: sqrt_or(z, lambda r: r ** 3 / mp.sin(r), 1), R_SIN ** 2, N_SIN)
-err_sin = maxrel(lambda r: r * poly(SinP, r * r), mp.sin, R_SIN)
-assert err_sin < 2 ** -35, err_sin
-
-R_TAN = PI / 4 * MARGIN
-N_TANS, N_TANC = 4, 5
-TanS = [1.0] + fit(lambda z: sqrt_or(z, lambda r: (mp.sin(r) - r) / r ** 3, -mp.mpf(1) / 6),
-           lambda z: sqrt_or(z, lambda r: r ** 3 / mp.sin(r), 1), R_TAN ** 2, N_TANS)
-TanC = fit(lambda z: sqrt_or(z, lambda r: (mp.cos(r) - 1) / r ** 2, -mp.mpf(1) / 2),
-           lambda z: z / mp.cos(mp.sqrt(z)), R_TAN ** 2, N_TANC)
-err_tans = maxrel(lambda r: r * poly(TanS, r * r), mp.sin, R_TAN)
-err_tanc = maxrel(lambda r: 1 + r ** 2 * poly(TanC, r * r), mp.cos, R_TAN)
-assert err_tans < 2 ** -37 and err_tanc < 2 ** -43, (err_tans, err_tanc)
 
 # ---- float32 fast path of sin, cos, tan: |x| < kTrigF32Limit, float32 lanes ----------------------------
 # On a = |x| (sin and tan are odd, cos even: the sign of x is put back last; every step is symmetric
@@ -283,6 +212,47 @@ err_sinf = maxrel(lambda r: r + r ** 3 * poly(SinFP, r * r), mp.sin, F_R)
 err_cosf = maxrel(lambda r: 1 - r * r / 2 + r ** 4 * poly(CosFQ, r * r), mp.cos, F_R)
 assert err_sinf < 2 ** -30 and err_cosf < 2 ** -30, (err_sinf, err_cosf)
 
+# ---- Payne-Hanek tables ------------------------------------------------------------------------------
+# Float32 exponents E = PH_EXP..127 (PH_EXP = F_EXP: every lane at or above the float32 fast path's limit
+# 2^F_EXP; x = m 2^(E - 23)) in groups of PH_STEP: E = PH_EXP + PH_STEP q + s, 0 <= s < PH_STEP, row q of
+# PH_ROWS (few enough for a register permute instead of a gather). x 2/pi = m' T_q with m' = m 2^s (an integer
+# below 2^PH_MBITS) and T_q = 2^(PH_EXP + PH_STEP q - 23) 2/pi, taken mod 4 (m' an integer).
+PH_EXP = F_EXP
+PH_STEP = 16
+PH_ROWS = 8
+PH_MBITS = 24 + PH_STEP - 1
+assert PH_EXP + PH_STEP * PH_ROWS > 127 and PH_STEP == 16  # the kernel: q = bits 56.. of bits(x) - bits(2^8)
+PH0, PH1 = [], []
+for q in range(PH_ROWS):
+    with mp.workprec(600):
+        T = mp.ldexp(2 / mp.pi, PH_EXP + PH_STEP * q - 23)
+        T = T - 4 * mp.floor(T / 4)
+        c0 = mp.floor(mp.ldexp(T, 51)) / mp.mpf(2) ** 51
+        c1 = mp.floor(mp.ldexp(T - c0, 104)) / mp.mpf(2) ** 104
+        assert 0 <= T - c0 - c1 < mp.mpf(2) ** -104
+        for c in (c0, c1):
+            assert float(c) == c  # 53 significant bits at most
+        # h0 = m' c0 < 2^51 (kd = h0 + 1.5 2^52 rounds it to K0); m' c0 - K (|K - K0| <= 1) is a multiple
+        # of 2^-51 below 2 (exact as a double); h1 = m' c1 < 2^-11, l0 < 2^-12 (K1 = rint((h0 - K0 + l0) + h1)).
+        assert 2 ** PH_MBITS * c0 < 2 ** 51 and 2 ** PH_MBITS * c1 < mp.mpf(2) ** -11
+        PH0.append(float(c0))
+        PH1.append(float(c1))
+# Error of f: the table's tail (m' 2^-104) and h1 = m' c1 rounded (below 2^(PH_MBITS - 51), so half an ulp
+# of it), the other steps exact up to u's one rounding (2^-53 |f|): PH_FREL relative for f >= MIN_FRAC.
+PH_FREL = (mp.mpf(2) ** (PH_MBITS - 104) + mp.mpf(2) ** (PH_MBITS - 51 - 53)) / MIN_FRAC + mp.mpf(2) ** -53
+assert PH_FREL < mp.mpf(2) ** -34, PH_FREL
+
+# The float32 kernels' slow path: x 2/pi = K + f (mod 4), |f| <= 1/2; r = f C1 (C1 = pi/2 rounded, one
+# product: within PH_RREL relative, |r| >= MIN_FRAC pi/2 (1 - PH_RREL)), then split into
+# float32 hi = r rounded, lo = (r - hi) rounded (r - hi exact in binary64; |lo| <= 2^-24 |hi|): hi + lo within
+# PH_REDREL of x - K pi/2, on |r| <= PH_R. Both inside what the float32 fast path's polynomials and
+# reduction bounds allow (F_R, F_REDREL): the huge lanes then run the fast path's float32 sin/cos/tan parts.
+PH_RREL = PH_FREL + 2 * mp.mpf(2) ** -53
+PH_REDREL = PH_RREL + mp.mpf(2) ** -48 * (1 + PH_RREL)
+PH_R = mp.mpf(1) / 2 * C1 * (1 + mp.mpf(2) ** -53)
+assert PH_R <= F_R and PH_REDREL <= F_REDREL, (PH_R, F_R, PH_REDREL, F_REDREL)
+assert MIN_FRAC * PI / 2 * (1 - PH_RREL) > mp.mpf(2) ** -126 * 2 ** 48  # hi, lo normal float32 values
+
 # sinpi, cospi: |r| <= 1/4; S1, S3, C2 as hi + lo.
 R_PI = mp.mpf(1) / 4
 S1H = d64(PI)
@@ -341,40 +311,22 @@ emit("#ifndef ACCELMATH_COEFFS\n#if defined(__CUDACC__)\n#define ACCELMATH_COEFF
 emit("// ---- reduction of x by pi/2 (sin, cos, tan) ----\n")
 emit("// t + kTrigShift52 rounds |t| < 2^51 to an integer (ties to even), held in the low mantissa bits.\n")
 emit(f"inline constexpr double kTrigShift52 = {hexd(SHIFT52)};\n")
-emit("// t + kTrigShift53 rounds |t| < 2^52 to an even integer 2i (its ulp is 2); bit 0 of its bits is i mod 2.\n")
-emit(f"inline constexpr double kTrigShift53 = {hexd(SHIFT53)};\n")
-emit(f"inline constexpr double kTrigInvPio2 = {hexd(INV_PIO2)};  // 2/pi rounded\n")
-emit("// pi/2 = C1 + C2 + (" + f"{mp.nstr(CW_TAIL, 3)}" + "), both rounded to nearest and positive (so -0 stays -0). For\n"
-     f"// |x| < kTrigFastLimit: |j| < 2^{FAST_EXP + 1}, x - j C1 is exact (a multiple of 2^-52 below 2), and the second fma\n"
-     f"// rounds r + (< 2^{lg(CW_ABS)}): r within 2^{lg(CW_REL)} relative of x - j pi/2 (|r| >= kTrigMinFrac pi/2 where j != 0).\n")
+emit("// pi/2 rounded to binary64 (Payne-Hanek's r = f pi/2); pi/2 - C1 = " + f"{mp.nstr(PI / 2 - C1, 3)}" + ".\n")
 emit(f"inline constexpr double kTrigPio2C1 = {hexd(C1)};\n")
-emit(f"inline constexpr double kTrigPio2C2 = {hexd(C2)};\n")
-emit(f"// The Cody-Waite path serves |x| < 2^{FAST_EXP}; there x 2/pi rounded is off by at most {mp.nstr(J_SLACK, 3)}\n"
-     f"// (2^{lg(J_SLACK)}), so |r| <= pi/2 (1 + 2^-20) (sin, cos) and pi/4 (1 + 2^-20) (tan).\n")
-emit(f"inline constexpr int kTrigFastExp = {FAST_EXP};\n")
-emit(f"inline constexpr double kTrigFastLimit = {hexd(FAST_LIMIT)};\n")
 emit(f"// Over every float32 x >= pi/4, x 2/pi is at least {mp.nstr(MIN_FRAC, 4)} (2^{lg(MIN_FRAC)}) away from an integer\n"
      f"// (continued-fraction bound): |r| >= {mp.nstr(MIN_FRAC * PI / 2, 4)} wherever j != 0.\n")
 emit(f"inline constexpr double kTrigMinFrac = {hexd(d64(MIN_FRAC))};\n")
-emit("\n// ---- Payne-Hanek (|x| >= kTrigFastLimit): x = m 2^(E - 23), m a 24-bit integer ----\n")
-emit(f"// Row E - {FAST_EXP} (= biased binary64 exponent of x - kTrigPHBias), E = {FAST_EXP}..127: (2^(E - 23) 2/pi) mod 4 =\n"
-     "// kTrigPH0 + kTrigPH1 + kTrigPH2 + (< 2^-157); PH0 holds the bits of weight 2^1..2^-51, PH1 2^-52..2^-104,\n"
-     "// PH2 2^-105..2^-157 (each at most 53 bits: m PH0, m PH1 split exactly by fma).\n")
-emit(f"inline constexpr int kTrigPHBias = {PH_BIAS};\n")
-emit(f"inline constexpr int kTrigPHRows = {len(PH0)};\n")
+emit("\n// ---- Payne-Hanek (|x| >= kTrigF32Limit): x = m 2^(E - 23), m a 24-bit integer ----\n")
+emit(f"// Row q (float32 exponents E = {PH_EXP} + {PH_STEP} q + s, 0 <= s < {PH_STEP}): (2^({PH_EXP} + {PH_STEP} q - 23) 2/pi) mod 4 =\n"
+     "// kTrigPH0 + kTrigPH1 + (< 2^-104); PH0 holds the bits of weight 2^1..2^-51, PH1 2^-52..2^-104 (each at most\n"
+     f"// 53 bits: m' PH0 split exactly by fma, m' PH1 rounded, m' = m 2^s < 2^{PH_MBITS}). x 2/pi mod 4 within 2^{PH_MBITS - 103}, against\n"
+     f"// a fraction of at least kTrigMinFrac: 2^{lg(PH_FREL)} relative.\n")
+emit(f"inline constexpr int kTrigPHRows = {PH_ROWS};\n")
 emit(arr("kTrigPH0", PH0))
 emit(arr("kTrigPH1", PH1))
-emit(arr("kTrigPH2", PH2))
-emit("// pi/2 = kTrigPio2C1 + kTrigPio2C2 (+ 2^" + lg(PI / 2 - C1 - C2) + "): r = f pi/2 for the fraction f = fh + fl.\n")
-
-emit("\n// ---- polynomials of sin, cos, tan ----\n")
-emit(f"// sin(r) = r Q(z), z = r^2, |r| <= pi/2 (1 + 2^-20) = {mp.nstr(R_SIN, 10)}; degree {2 * N_SIN + 1}; max relative\n"
-     f"// error {mp.nstr(err_sin, 3)} (2^{lg(err_sin)}).\n")
-emit(arr("kSinPoly", SinP, 1))
-emit(f"// tan: S(r) = r Q(z) (rel. error {mp.nstr(err_tans, 3)}, 2^{lg(err_tans)}) and C(r) = 1 + z Q(z) (rel. error\n"
-     f"// {mp.nstr(err_tanc, 3)}, 2^{lg(err_tanc)}) on |r| <= pi/4 (1 + 2^-20) = {mp.nstr(R_TAN, 10)}.\n")
-emit(arr("kTanSinPoly", TanS, 1))
-emit(arr("kTanCosPoly", TanC, 1))
+emit("// r = f kTrigPio2C1 (pi/2 rounded) for the fraction f,\n"
+     f"// |r| <= {mp.nstr(PH_R, 10)}, split into float32 hi + lo within 2^{lg(PH_REDREL)} relative (the fast path's polynomials\n"
+     f"// cover |r| <= {mp.nstr(F_R, 10)}, its reduction is within 2^{lg(F_REDREL)}).\n")
 
 emit("\n// ---- float32 fast path of sin, cos, tan (float32 lanes, |x| < kTrigF32Limit) ----\n")
 emit(f"// On a = |x|: k = rint(a c) (kd = a c + kTrigF32Shift, c = kTrigF32InvPio2 = 2/pi rounded to float32), 0 <= k <= {F_KMAX},\n"

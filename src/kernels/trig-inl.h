@@ -3,7 +3,8 @@
 //
 // sin, cos, tan and SinCos run in float32 lanes (registry eval F32): x = k pi/2 + r, k the nearest
 // integer, |r| <= pi/4, r as a float32 pair hi + lo; float32 polynomials with the large parts kept
-// exact (one rounding that matters), picked and signed by k mod 4; tan divides the two as pairs.
+// exact (one rounding that matters), picked and signed by k mod 4; tan: one polynomial for tan r as
+// a float32 pair, -1/tan by one division and a correction for odd k.
 // The reduction: where every lane of the vector has |x| < kTrigF32Limit (2^8), float32 Cody-Waite
 // with exact steps (ReduceF32); otherwise, in addition, the vector's lanes with 2^8 <= |x| < inf
 // get their (k mod 4, hi, lo) from Payne-Hanek in binary64 (HugeReduce, out of line: each half of
@@ -12,8 +13,10 @@
 // product's high part exact by fma; r within 2^-33.8 relative, more accurate than ReduceF32's
 // 2^-28.46), and the same polynomials follow for every lane: a lane's result never depends on its
 // neighbours. The reduced argument of a float32 is never below 2^-29.2 (generator: continued
-// fractions). sinpi, cospi, tanpi run in binary64 lanes (registry eval F64): `x` holds a float32
-// value exactly, the result is a double that the caller rounds to float32 once (DemoteTo).
+// fractions). tanpi runs in float32 lanes too (registry eval F32; TanPiF32: x = n/2 + r exactly,
+// tan(pi r) as a float32 pair from one polynomial, -1/tan for odd n). sinpi, cospi run in binary64
+// lanes (registry eval F64): `x` holds a float32 value exactly, the result is a double that the
+// caller rounds to float32 once (DemoteTo).
 //   sinpi, cospi (correctly rounded): a fast path, sin(pi a) for a = |x| (cospi: |x| + 1/2, exact)
 //   by k = rint(a), r = (-1)^k (a - k) exactly and one odd polynomial of degree 13 on |r| <= 1/2;
 //   a vector with a lane whose binary64 result lies within kSinPiMidWindow ulps of a float32
@@ -23,7 +26,6 @@
 //   exact by fma; r has at most 24 bits so r^2 is exact), hi + lo rounded to odd in binary64 so
 //   that the final rounding to float32 is the correct one. Both paths round correctly: every
 //   lane's float32 result is the same either way.
-//   tanpi: the correctly rounded path's reduction, plain binary64 polynomials and the reciprocal.
 // No per-lane branches: every lane runs the same operations; special values are written last
 // with masks (a vector whose lanes are all ordinary skips that step as a whole). Only correctly
 // rounded IEEE operations, integer/bit operations, selects, table gathers and permutes, in a fixed order:
@@ -150,17 +152,6 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V PayneHanek(D d, V xp, V& kd0, V& kd1) {
   return Sub(u, Sub(kd1, shift));
 }
 
-// 1/den within about 2^-52 relative: y0 = 1/den in float32 (IEEE division of den rounded to
-// float32: |y0 den - 1| < 2^-23), e = 1 - den y0 (one fma), y = y0 + y0 (e + e^2) (error ~e^3).
-// den must be a normal float32 value after rounding (tanpi: |den| in [2^-31, 1.5]).
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Recip(D d, V den) {
-  const Rebind<float, D> df;
-  const V y0 = PromoteTo(d, Div(Set(df, 1.0f), DemoteTo(df, den)));
-  const V e = NegMulAdd(den, y0, Set(d, 1.0));
-  return MulAdd(y0, MulAdd(e, e, e), y0);
-}
-
 // ---- float32 lanes: the fast path of sin, cos, tan and the whole-vector slow path --------------------
 // The float32 reduction of a = |x| < kTrigF32Limit (a >= 0, also +0): r = a - k pi/2 = hi + lo,
 // k = rint(a 2/pi) in the low bits of kd (kd = a c + 1.5 2^23, c = kTrigF32InvPio2; 0 <= k <= 163):
@@ -169,7 +160,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Recip(D d, V den) {
 //   hi = r1 - p, lo = (r1 - hi) - p (hi + lo = r1 - p exactly: Fast2Sum where |r1| >= |p|, else r1 - p
 //   itself is exact and lo = 0), lo = lo - k P3 (one fma). |r| <= pi/4 (1 + 2^-16.2); hi + lo within
 //   2^-28.46 relative of r, |r| >= 2^-27.83 where k != 0 (generator: continued fractions); |lo| <=
-//   2^-24 |hi| + 2^-32.9. a = +0 gives hi = lo = +0.
+//   2^-24 |hi| + 2^-32.9. a = +0 gives hi = lo = +0. TanF32 passes x itself (|x| < 2^8): every step is
+//   odd under a -> -a (rint ties to even included), so -a gives -k, -hi, -lo.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V ReduceF32(D d, V a, V& kd, V& lo) {
   const V shift = Set(d, coeffs::kTrigF32Shift);
@@ -307,44 +299,129 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
   return (kWant & kWantSin) != 0 ? ys : yc;
 }
 
-// tan in float32 lanes: on a = |x| as SinCosF32 (ReduceF32, HugeReduce for huge lanes), S = hi +
-// sl and C = ch + cl rounded (s, c) with their rounding errors (se, ce; Fast2Sum: |sl| < |hi|,
-// |cl| < |ch|); tan a = S/C (k even) or -C/S (k odd): n = nh + nl over d = dh + dl,
-// t = 1/dh (IEEE division), q0 = nh t, e = (nh - q0 dh) + (nl - q0 dl) (the first term one fma,
-// nearly exact; |e| about 2^-23 |nh|), tan = q0 + e t (one fma, the rounding that matters; e t is
-// off by about e dl/dh^2, 2^-46 relative); the sign of x and of k odd put back. Huge lanes
-// (2^8 <= |x| < inf) take HugeReduce's (k mod 4, hi, lo) as in SinCosF32: one reduction.
+// tan in float32 lanes. Fast path, where every lane has 2^-12 <= |x| < kTrigF32Limit (2^8; one
+// test per vector on bits(x) << 1): ReduceF32 on x itself (not |x|: every step is odd under x -> -x,
+// rint ties to even included, so hi, lo and k are those of |x| negated; k's parity is all tan needs),
+// r = hi + lo, |r| <= pi/4 (1 + 2^-16.2). tan(hi) = hi + hi^3 T(z), z = hi^2 rounded (kTanF32C0, kTanF32Poly,
+// degree 6 in z, rel. error 2^-29.5), as the pair hi + tl0: tl0 = c0 rz + rz z T1(z) + c0 (hi^3 -
+// rz) + lo (c0 = T(0), T1 the rest; rz = hi z rounded, hi^3 - rz = hi (hi^2 - z) + (hi z - rz) with
+// both errors exact by fma, the outer product rounded); lo's
+// second-order part lo tan^2(hi) = lo s0^2 (s0 = hi + tl0 rounded) added: tl = tl0 + lo s0^2
+// (one fma); s = hi + tl rounded (the result where k is even), se = (hi - s) + tl exactly
+// (Fast2Sum). k odd: -cot r = -1/(s + se): q = -1/s (IEEE division), eps = (1 + q s) + q se, y = q
+// + q eps (one fma: the rounding that matters). Slow path (the whole vector, where a lane is
+// outside that range): lanes with 2^8 <= |x| < inf take HugeReduce's (k mod 4, hi, lo) of |x|, the
+// sign of x put on hi and lo; |x| < 2^-12 gives x (tan x = x (1 + x^2/3 + ...), x^2/3 < 2^-25.5: x
+// is the correctly rounded result; +-0 and subnormals kept); +-inf, NaN -> NaN (x - x).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   const RebindToUnsigned<D> du;
-  const V a = Abs(x);
+  const auto sx = And(BitCast(du, x), Set(du, 0x80000000u));
+  constexpr uint32_t kLo = 0x39800000u << 1;  // bits of 2^-12, sign dropped
+  constexpr uint32_t kHi = 0x43800000u << 1;  // bits of 2^8 (kTrigF32Limit)
+  const bool fast = AllTrue(du, Lt(Sub(ShiftLeft<1>(BitCast(du, x)), Set(du, kLo)), Set(du, kHi - kLo)));
   V kd, lo;
-  V hi = ReduceF32(d, a, kd, lo);
-  const bool fast = AllTrue(d, Lt(a, Set(d, coeffs::kTrigF32Limit)));
+  V hi = ReduceF32(d, x, kd, lo);
   if (!fast) {
-    const Reduced<V> h = HugeReduce(d, a, hi, lo, kd);
-    hi = h.hi;
-    lo = h.lo;
+    const Reduced<V> h = HugeReduce(d, Abs(x), XorSign(d, hi, sx), XorSign(d, lo, sx), kd);
+    hi = XorSign(d, h.hi, sx);
+    lo = XorSign(d, h.lo, sx);
     kd = h.kd;
   }
-  V sl, ch, cl;
-  SinCosF32Parts(d, hi, lo, sl, ch, cl);
-  const V s = Add(hi, sl);
-  const V se = Add(Sub(hi, s), sl);
-  const V c = Add(ch, cl);
-  const V ce = Add(Sub(ch, c), cl);
+  const V z = Mul(hi, hi);
+  const V rz = Mul(hi, z);
+  const V c0 = Set(d, coeffs::kTanF32C0);
+  const V base = MulAdd(c0, MulAdd(hi, MulSub(hi, hi, z), MulSub(hi, z, rz)), lo);
+  const V tl0 = MulAdd(rz, c0, MulAdd(Mul(rz, z), Horner(d, z, coeffs::kTanF32Poly()), base));
+  const V s0 = Add(hi, tl0);
+  const V tl = MulAdd(Mul(lo, s0), s0, tl0);
+  const V s = Add(hi, tl);
+  const V se = Add(Sub(hi, s), tl);
+  const V q = Div(Set(d, -1.0f), s);
+  const V eps = MulAdd(q, se, MulAdd(q, s, Set(d, 1.0f)));
   const auto kbits = BitCast(du, kd);
   const auto odd = RebindMask(d, Eq(And(kbits, Set(du, 1u)), Set(du, 1u)));
-  const V nh = IfThenElse(odd, c, s);
-  const V nl = IfThenElse(odd, ce, se);
-  const V dh = IfThenElse(odd, s, c);
-  const V dl = IfThenElse(odd, se, ce);
-  const V t = Div(Set(d, 1.0f), dh);
-  const V q0 = Mul(nh, t);
-  const V e = NegMulAdd(q0, dl, Add(NegMulAdd(q0, dh, nh), nl));
-  const auto sign = And(Xor(ShiftLeft<31>(kbits), BitCast(du, x)), Set(du, 0x80000000u));
-  V y = XorSign(d, MulAdd(e, t, q0), sign);
-  if (!fast) y = IfThenElse(Lt(a, Set(d, std::numeric_limits<float>::infinity())), y, Sub(x, x));
+  V y = IfThenElse(odd, MulAdd(q, eps, q), s);
+  if (!fast) {
+    const V a = Abs(x);
+    y = IfThenElse(Lt(a, Set(d, 0x1p-12f)), x, y);
+    y = IfThenElse(Lt(a, Set(d, std::numeric_limits<float>::infinity())), y, Sub(x, x));
+  }
+  return y;
+}
+
+// tanpi in float32 lanes (registry eval F32). Fast path, where every lane has 2^-20 <= |x| < 2^21
+// (one test per vector: bits(x) << 1 against those of the bounds):
+//   x = n/2 + r exactly: kd = 2x + 1.5 2^23 (one fma; |2x| < 2^22) holds n = rint(2x) (ties to
+//   even) in its low bits, r = x - n/2 (one fma, exact: |r| <= 1/4, a multiple of ulp(x)).
+//   tan(pi r) = pi r + r^3 P(z), z = r^2 rounded (kTanPiF32C0, kTanPiF32Poly, degree 6 in z, rel. error
+//   2^-29.5), as a float32 pair th + tl: th = PH r, tl = (PH r - th) (exact, fma) + PL r (PH + PL =
+//   kTanPiF32PiHi + kTanPiF32PiLo = pi within 2^-49.7) + c0 rz + rz z P1(z) (c0 = P(0), P1 the rest,
+//   rz = r z rounded: the tail's roundings, about 0.3 ulp at worst, are what the error bound is
+//   made of; taking rz's error by fma too measured 0.852 ulp: 2 operations); s = th + tl rounded (the
+//   result where n is even), se = (th - s) + tl exactly (Fast2Sum). n odd: -cot(pi r) = -1/(s + se):
+//   q = -1/s (IEEE division), eps = (1 + q s) + q se (one fma each; 1 + q s nearly exact),
+//   y = q + q eps (one fma: the rounding that matters). The sign comes from r (x not made positive).
+// Slow path (the whole vector, where a lane is outside that range, zero, +-inf or NaN): lanes with
+// |x| >= 2^21 are replaced by x mod 2 with the sign of x (|x| - (|x| + 2^24 - 2^24), exact; 0 for
+// |x| >= 2^24, even integers), which keeps tanpi; lanes with |x| < 2^-20 take tanpi x = pi x (1 +
+// (pi x)^2/3) (next term 2^-76 relative), correctly rounded up to that: as = 2^24 |x| (exact; no
+// subnormal steps), hs = PH as, ls = (PH as - hs) + PL as + hs y0^2/3, y0 = 2^-24 hs (the one
+// rounding into the subnormal range), y = y0 + 2^-24 ((hs - 2^24 y0) + ls) (one fma; hs - 2^24 y0
+// exact).
+// Specials (where r = 0, tested once per vector; C23 F.10.1.15): integers -> +-0 with sign bit
+// bit1(n mod 4) xor sign(x) (tanpi(n) = +0 for positive even n, -0 for positive odd n, the mirror
+// for negative n, +-0 -> +-0, |x| >= 2^24 -> +-0 with the sign of x); half-integers (n odd) ->
+// +inf for n mod 4 = 1, -inf for n mod 4 = 3 (tanpi(1/2) = +inf, tanpi(3/2) = -inf, tanpi(-1/2) =
+// -inf, tanpi(-3/2) = +inf). +-inf, NaN -> NaN (x - x).
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32(D d, V x) {
+  const RebindToUnsigned<D> du;
+  const auto sx = And(BitCast(du, x), Set(du, 0x80000000u));
+  constexpr uint32_t kLo = 0x35800000u << 1;  // bits of 2^-20, sign dropped
+  constexpr uint32_t kHi = 0x4A000000u << 1;  // bits of 2^21
+  const bool ordinary = AllTrue(du, Lt(Sub(ShiftLeft<1>(BitCast(du, x)), Set(du, kLo)), Set(du, kHi - kLo)));
+  const V ph = Set(d, coeffs::kTanPiF32PiHi);
+  const V pl = Set(d, coeffs::kTanPiF32PiLo);
+  V xr = x;
+  V yt = x;
+  if (!ordinary) {
+    const V a = Abs(x);
+    const V big = Set(d, 0x1p24f);
+    const V am = IfThenElseZero(Lt(a, big), Sub(a, Sub(Add(a, big), big)));
+    xr = IfThenElse(Lt(a, Set(d, 0x1p21f)), x, XorSign(d, am, sx));
+    const V as = Mul(a, big);
+    const V hs = Mul(ph, as);
+    const V y0 = Mul(hs, Set(d, 0x1p-24f));
+    const V l1 = MulAdd(pl, as, MulSub(ph, as, hs));
+    const V ls = MulAdd(Mul(hs, Mul(y0, y0)), Set(d, 1.0f / 3), l1);
+    yt = XorSign(d, MulAdd(Add(NegMulAdd(y0, big, hs), ls), Set(d, 0x1p-24f), y0), sx);
+  }
+  const V shift = Set(d, coeffs::kTrigF32Shift);
+  const V kd = MulAdd(xr, Set(d, 2.0f), shift);
+  const V r = MulAdd(Sub(kd, shift), Set(d, -0.5f), xr);
+  const V z = Mul(r, r);
+  const V rz = Mul(r, z);
+  const V c0 = Set(d, coeffs::kTanPiF32C0);
+  const V th = Mul(ph, r);
+  const V base = MulAdd(pl, r, MulSub(ph, r, th));
+  const V tl = MulAdd(rz, c0, MulAdd(Mul(rz, z), Horner(d, z, coeffs::kTanPiF32Poly()), base));
+  const V s = Add(th, tl);
+  const V se = Add(Sub(th, s), tl);
+  const V q = Div(Set(d, -1.0f), s);
+  const V eps = MulAdd(q, se, MulAdd(q, s, Set(d, 1.0f)));
+  const auto kbits = BitCast(du, kd);
+  const auto odd = RebindMask(d, Eq(And(kbits, Set(du, 1u)), Set(du, 1u)));
+  V y = IfThenElse(odd, MulAdd(q, eps, q), s);
+  if (!ordinary) y = IfThenElse(Lt(Abs(x), Set(d, 0x1p-20f)), yt, y);
+  const auto rzero = Eq(r, Zero(d));
+  if (!AllFalse(d, rzero)) {
+    const V inf = Set(d, std::numeric_limits<float>::infinity());
+    const auto n1 = And(ShiftLeft<30>(kbits), Set(du, 0x80000000u));
+    const auto sign = IfThenElse(RebindMask(du, odd), n1, Xor(n1, sx));
+    y = IfThenElse(rzero, XorSign(d, IfThenElseZero(odd, inf), sign), y);
+  }
+  if (!ordinary) y = IfThenElse(Lt(Abs(x), Set(d, std::numeric_limits<float>::infinity())), y, Sub(x, x));
   return y;
 }
 
@@ -535,13 +612,14 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCos(D d, V x, V& cos_out) {
 }
 
 // Tan(d, x) = tan x (float32 lanes; trig_impl::TanF32).
-//   The reduction (ReduceF32 / HugeReduce) and S = hi + sl, C = ch + cl of Sin as unrounded pairs;
-//   tan x = sign(x) S/C (k even) or -C/S (k odd): t = 1/dh (IEEE division), q0 = nh t,
-//   tan = q0 + ((nh - q0 dh) + nl - q0 dl) t (one rounding that matters).
+//   The reduction of Sin (ReduceF32, here on x itself / HugeReduce of |x| with the sign put back):
+//   x = k pi/2 + hi + lo. tan(hi) = hi + hi^3 T(z) (kTanF32Poly, one polynomial on |r| <= pi/4) as
+//   a float32 pair with the product errors of hi^3 taken by fma, plus lo (1 + tan^2): s + se;
+//   tan x = s (k even) or -1/(s + se) (k odd: q = -1/s, one correction q + q ((1 + q s) + q se)).
+//   |x| < 2^-12 -> x (correctly rounded).
 //   Specials: tan(+-0) = +-0, subnormal x -> x, +-inf, NaN -> NaN.
-//   Measured: max 0.880081 ulp at x = -0x1.962116p+104 (-3.21768736e+31; below 2^8: 0.837862 at
-//   0x1.0aff74p+6); 99.008282% correctly rounded (`accelmath sweep tan --threads 2`, all 2^32
-//   inputs, 72 s).
+//   Measured: max 0.950422 ulp at x = 0x1.ffa834p+100 (2.53360296e+30); 98.224168% correctly
+//   rounded (`accelmath sweep tan --threads 2`, all 2^32 inputs, 79 s).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Tan(D d, V x) {
   return trig_impl::TanF32(d, x);
@@ -582,43 +660,21 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosPi(D d, V x, V& cospi_out) {
   return trig_impl::SinCosPiDispatch<trig_impl::kWantSin | trig_impl::kWantCos>(d, x, cospi_out);
 }
 
-// TanPi(d, x) = tan(pi x).
-//   x = n/2 + r exactly as SinCosPiImpl; S = r P(z), C = 1 + z Q(z) in plain binary64
-//   (kTanPiSinPoly, kTanPiCosPoly, rel. errors 2^-37.7, 2^-43.6); tanpi x = S/C (n even) or -C/S
-//   (n odd), the quotient as num * Recip(den).
+// TanPi(d, x) = tan(pi x) (float32 lanes; trig_impl::TanPiF32).
+//   x = n/2 + r exactly (n = rint(2x), |r| <= 1/4; |x| >= 2^21 first reduced mod 2 exactly);
+//   tan(pi r) = pi r + r^3 P(z) (kTanPiF32Poly) as a float32 pair s + se (pi as kTanPiF32PiHi/Lo,
+//   PH r's error by fma); tanpi x = s (n even) or -1/(s + se) (n odd: q = -1/s, one
+//   correction q + q ((1 + q s) + q se)). |x| < 2^-20: pi x (1 + (pi x)^2/3), scaled by 2^24 so that
+//   the only rounding into the subnormal range is the last one.
 //   Specials (where r = 0, tested once per vector): integers -> +-0 with the sign of x flipped
 //   for odd n/2 (tanpi(n) = +0 for positive even n, -0 for positive odd n, the mirror for negative
-//   n; +-0 -> +-0); half-integers n/2 -> +inf where (n - 1)/2 is even, -inf where odd; |x| >= 2^24
-//   -> +-0 with the sign of x; +-inf, NaN -> NaN.
-//   Measured: max 0.500076 ulp at x = -0x1.44f62cp-21 (-6.05288164e-07); 99.997161% correctly
-//   rounded (`accelmath sweep tanpi --threads 2`, all 2^32 inputs, 58 s).
+//   n; +-0 -> +-0); half-integers n/2 -> +inf where (n - 1)/2 is even, -inf where odd, the sign of
+//   x xored in; |x| >= 2^24 -> +-0 with the sign of x; +-inf, NaN -> NaN.
+//   Measured: max 0.924389 ulp at x = 0x1.f77898p-3 (0.245835483); 99.652535% correctly rounded
+//   (`accelmath sweep tanpi --threads 2`, all 2^32 inputs, 37 s).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPi(D d, V x) {
-  using namespace trig_impl;  // NOLINT
-  const RebindToUnsigned<D> du;
-  const V ax = Abs(x);
-  const bool ordinary = AllTrue(d, Lt(ax, Set(d, kTwoPow24)));
-  const V xr = ordinary ? x : IfThenElseZero(Lt(ax, Set(d, kTwoPow24)), x);
-  const V shift = Set(d, coeffs::kTrigShift52);
-  const V kd = MulAdd(xr, Set(d, 2.0), shift);
-  const V r = MulAdd(Sub(kd, shift), Set(d, -0.5), xr);
-  const V z = Mul(r, r);
-  const V s = Mul(r, Horner(d, z, coeffs::kTanPiSinPoly()));
-  const V c = MulAdd(z, Horner(d, z, coeffs::kTanPiCosPoly()), Set(d, 1.0));
-  const auto odd = BitSet<0>(d, kd);
-  const V num = FlipSign<0>(d, IfThenElse(odd, c, s), kd);
-  const V den = IfThenElse(odd, s, c);
-  V y = Mul(num, Recip(d, den));
-  const auto rzero = Eq(r, Zero(d));
-  if (!AllFalse(d, rzero)) {
-    const V inf = Set(d, std::numeric_limits<double>::infinity());
-    const auto sign_n = And(ShiftLeft<62>(BitCast(du, kd)), Set(du, kSignBit));
-    const auto sx = BitCast(du, IfThenElse(odd, Zero(d), SignBitOf(d, x)));
-    const V special = BitCast(d, Or(BitCast(du, IfThenElseZero(odd, inf)), Xor(sign_n, sx)));
-    y = IfThenElse(rzero, special, y);
-  }
-  if (!ordinary) y = IfThenElse(Lt(ax, Set(d, std::numeric_limits<double>::infinity())), y, Sub(x, x));
-  return y;
+  return trig_impl::TanPiF32(d, x);
 }
 
 // SinCosPiCore(d, t, cospi_out) = sin(pi t), with cos(pi t) in cospi_out, for any finite binary64

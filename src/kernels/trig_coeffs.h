@@ -78,6 +78,17 @@ ACCELMATH_COEFFS std::array<float, 3> kCosF32Poly() {
       -0x1.6c0c2ap-10f,
       0x1.99e912p-16f}};
 }
+// tan(r) = r + r^3 T(z), degree 6 in z: max relative error 1.33e-9 (2^-29.48).
+inline constexpr float kTanF32C0 = 0x1.55556p-2f;  // T(0), the rest: kTanF32Poly
+ACCELMATH_COEFFS std::array<float, 6> kTanF32Poly() {
+  return {{
+      0x1.110da8p-3f,
+      0x1.bad72ep-5f,
+      0x1.5cdfbap-6f,
+      0x1.621f0ep-7f,
+      0x1.06a284p-13f,
+      0x1.1dae3p-8f}};
+}
 
 // ---- sinpi, cospi (correctly rounded), |r| <= 1/4 ----
 // sin(pi r) = r (S1 + S3 z + z^2 P(z)), cos(pi r) = 1 + C2 z + z^2 Q(z), z = r^2; S1 = pi, S3 = -pi^3/6,
@@ -125,24 +136,21 @@ ACCELMATH_COEFFS std::array<double, 7> kSinPiFastPoly() {
 // within it of 2^28 (a float32 midpoint): such vectors take the correctly rounded path.
 inline constexpr uint64_t kSinPiMidWindow = 2048;
 
-// ---- tanpi, |r| <= 1/4 ----
-// sin(pi r) = r P(z) (rel. error 4.55e-12, 2^-37.68), cos(pi r) = 1 + z Q(z) (rel. error
-// 7.62e-14, 2^-43.58).
-ACCELMATH_COEFFS std::array<double, 5> kTanPiSinPoly() {
+// ---- tanpi (float32 lanes), |r| <= 1/4 ----
+// pi = PiHi + PiLo (float32 each) within 1.09e-15 (2^-49.7) relative: pi r = hi + lo,
+// hi = PiHi r, lo = (PiHi r - hi) + PiLo r (the first term exact by fma).
+inline constexpr float kTanPiF32PiHi = 0x1.921fb6p+1f;
+inline constexpr float kTanPiF32PiLo = -0x1.777a5cp-24f;
+// tan(pi r) = pi r + r^3 P(z), z = r^2, degree 6 in z: max relative error 1.36e-9 (2^-29.46).
+inline constexpr float kTanPiF32C0 = 0x1.4abbd8p+3f;  // P(0), the rest: kTanPiF32Poly
+ACCELMATH_COEFFS std::array<float, 6> kTanPiF32Poly() {
   return {{
-      0x1.921fb5443af3fp+1,
-      -0x1.4abbce564ae52p+2,
-      0x1.466bba8ac8635p+1,
-      -0x1.32ca84d2c5acep-1,
-      0x1.4bc2372e85fb6p-4}};
-}
-ACCELMATH_COEFFS std::array<double, 5> kTanPiCosPoly() {
-  return {{
-      -0x1.3bd3cc9bd61b5p+2,
-      0x1.03c1f075aa932p+2,
-      -0x1.55d3ba7c46061p+0,
-      0x1.e1e7e38388237p-3,
-      -0x1.a0effdb009e45p-6}};
+      0x1.4667ep+5f,
+      0x1.46864ap+7f,
+      0x1.3d89fep+9f,
+      0x1.8c7d7ep+11f,
+      0x1.bfd7a6p+8f,
+      0x1.e687d8p+16f}};
 }
 
 }  // namespace accelmath::coeffs

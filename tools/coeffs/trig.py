@@ -6,7 +6,8 @@
 Needs mpmath only. Deterministic (a CTest checks that the committed header is what this script
 prints). sin, cos, tan (and sincos) run in float32 lanes (registry eval F32): x = k pi/2 + r, k the
 nearest integer, |r| <= pi/4 (1 + margin), r as a float32 pair hi + lo; sin, cos from float32
-polynomials S(r), C(r) (kSinF32Poly, kCosF32Poly) picked and signed by k mod 4, tan = S/C or -C/S.
+polynomials S(r), C(r) (kSinF32Poly, kCosF32Poly) picked and signed by k mod 4; tan from one
+polynomial tan(r) = r + r^3 T(z) (kTanF32Poly), -1/tan for odd k.
 The reduction: |x| < kTrigF32Limit (2^F_EXP): float32 Cody-Waite (kTrigF32*); larger |x| (finite):
   Payne-Hanek in binary64. x = m 2^e, m a 24-bit integer, e = 8 - 23 + 16 q + s (0 <= s < 16,
   0 <= q < 8); x 2/pi mod 4 = m' T_q mod 4 with m' = m 2^s (< 2^39) and T_q = (2^(8 - 23 + 16 q)
@@ -22,8 +23,8 @@ sinpi, cospi (kSinPi*, kCosPi*): correctly rounded. x = n/2 + r exactly (n = rin
   cos(pi r) = 1 + C2 z + z^2 Q(z), S1 = pi, S3 = -pi^3/6, C2 = -pi^2/2 each as hi + lo
   (double-double); the kernels keep the result as hi + lo and round it to odd in binary64 before
   the final rounding to float32 (no double rounding).
-tanpi (kTanPiSinPoly, kTanPiCosPoly): the same reduction, plain binary64 polynomials,
-  sin(pi r) = r (S1 + z P(z)), cos(pi r) = 1 + z Q(z).
+tanpi (kTanPiF32PiHi/Lo): float32 lanes, x = n/2 + r exactly (|r| <= 1/4), pi r as a float32 pair
+  (pi split into two float32 values) plus r^3 P(z) (kTanPiF32Poly): tan(pi r) as a float32 pair.
 Each polynomial's coefficients: weighted least squares (weight: the reciprocal of the function, so
 relative error) on Chebyshev nodes in z, fixed one at a time (each rounded to binary64, the later
 ones refitted around it); the max relative error of the whole approximation with these rounded
@@ -211,6 +212,13 @@ CosFQ = fit(lambda z: sqrt_or(z, lambda r: (mp.cos(r) - 1 + r * r / 2) / r ** 4,
 err_sinf = maxrel(lambda r: r + r ** 3 * poly(SinFP, r * r), mp.sin, F_R)
 err_cosf = maxrel(lambda r: 1 - r * r / 2 + r ** 4 * poly(CosFQ, r * r), mp.cos, F_R)
 assert err_sinf < 2 ** -30 and err_cosf < 2 ** -30, (err_sinf, err_cosf)
+# tan(r) = r + r^3 T(z), z = r^2, |r| <= F_R: T with float32 coefficients (relative error of the whole; tan's
+# kernel adds the reduction's lo as lo (1 + tan^2)).
+N_TANF = 7
+TanFP = fit(lambda z: sqrt_or(z, lambda r: (mp.tan(r) - r) / r ** 3, mp.mpf(1) / 3),
+            lambda z: sqrt_or(z, lambda r: r ** 3 / mp.tan(r), 3), F_R ** 2, N_TANF, rnd=f32)
+err_tanf = maxrel(lambda r: r + r ** 3 * poly(TanFP, r * r), mp.tan, F_R)
+assert err_tanf < mp.mpf(2) ** -29, err_tanf
 
 # ---- Payne-Hanek tables ------------------------------------------------------------------------------
 # Float32 exponents E = PH_EXP..127 (PH_EXP = F_EXP: every lane at or above the float32 fast path's limit
@@ -275,14 +283,17 @@ err_sinpi = maxrel(lambda r: r * (S1 + S3d * r * r + r ** 4 * poly(SinPiP, r * r
 err_cospi = maxrel(lambda r: 1 + C2d * r * r + r ** 4 * poly(CosPiP, r * r), lambda r: mp.cos(PI * r), R_PI)
 assert err_sinpi < 2 ** -66 and err_cospi < 2 ** -66, (err_sinpi, err_cospi)
 
-N_TANPIS, N_TANPIC = 5, 5
-TanPiS = fit(lambda z: sqrt_or(z, lambda r: mp.sin(PI * r) / r, PI),
-             lambda z: sqrt_or(z, lambda r: r / mp.sin(PI * r), 1 / PI), R_PI ** 2, N_TANPIS)
-TanPiC = fit(lambda z: sqrt_or(z, lambda r: (mp.cos(PI * r) - 1) / r ** 2, -PI ** 2 / 2),
-             lambda z: z / mp.cos(PI * mp.sqrt(z)), R_PI ** 2, N_TANPIC)
-err_tanpis = maxrel(lambda r: r * poly(TanPiS, r * r), lambda r: mp.sin(PI * r), R_PI)
-err_tanpic = maxrel(lambda r: 1 + r * r * poly(TanPiC, r * r), lambda r: mp.cos(PI * r), R_PI)
-assert err_tanpis < 2 ** -36 and err_tanpic < 2 ** -36, (err_tanpis, err_tanpic)
+# tanpi (float32 lanes): pi = PH + PL (float32 each), pi r = hi + lo with hi = PH r, lo = (PH r - hi) + PL r.
+TANPI_PH = f32(PI)
+TANPI_PL = f32(PI - TANPI_PH)
+TANPI_REL = abs(TANPI_PH + mp.mpf(TANPI_PL) - PI) / PI
+assert TANPI_REL < mp.mpf(2) ** -48, TANPI_REL
+# tan(pi r) = pi r + r^3 P(z), z = r^2, |r| <= 1/4: P with float32 coefficients (relative error of the whole).
+N_TANPIF = 7
+TanPiFP = fit(lambda z: sqrt_or(z, lambda r: (mp.tan(PI * r) - PI * r) / r ** 3, PI ** 3 / 3),
+              lambda z: sqrt_or(z, lambda r: r ** 3 / mp.tan(PI * r), 3 / PI ** 3), R_PI ** 2, N_TANPIF, rnd=f32)
+err_tanpif = maxrel(lambda r: PI * r + r ** 3 * poly(TanPiFP, r * r), lambda r: mp.tan(PI * r), R_PI)
+assert err_tanpif < mp.mpf(2) ** -29, err_tanpif
 
 # sinpi, cospi, fast path: sin(pi r) = r Q(z) on |r| <= 1/2 (one polynomial: cospi(x) = sinpi(x + 1/2),
 # x + 1/2 exact in binary64). Its result y (binary64) is within E |y| of sin(pi r), E = the
@@ -345,6 +356,9 @@ emit(f"// sin(r) = r + r^3 P(z), z = r^2, |r| <= pi/4 (1 + 2^{lg(2 * F_SLACK)}) 
 emit(arrf("kSinF32Poly", SinFP))
 emit(f"// cos(r) = 1 - z/2 + z^2 Q(z): max relative error {mp.nstr(err_cosf, 3)} (2^{lg(err_cosf)}).\n")
 emit(arrf("kCosF32Poly", CosFQ))
+emit(f"// tan(r) = r + r^3 T(z), degree {N_TANF - 1} in z: max relative error {mp.nstr(err_tanf, 3)} (2^{lg(err_tanf)}).\n")
+emit(f"inline constexpr float kTanF32C0 = {hexf(TanFP[0])};  // T(0), the rest: kTanF32Poly\n")
+emit(arrf("kTanF32Poly", TanFP[1:]))
 emit("\n// ---- sinpi, cospi (correctly rounded), |r| <= 1/4 ----\n")
 emit("// sin(pi r) = r (S1 + S3 z + z^2 P(z)), cos(pi r) = 1 + C2 z + z^2 Q(z), z = r^2; S1 = pi, S3 = -pi^3/6,\n"
      "// C2 = -pi^2/2, each as Hi + Lo (the binary64 rounding and that of the rest).\n")
@@ -361,11 +375,14 @@ emit(arr("kSinPiFastPoly", SinPiF, 1))
 emit("// A result y of the fast path is within this many binary64 ulps of the exact value only if its low 29 bits are\n"
      "// within it of 2^28 (a float32 midpoint): such vectors take the correctly rounded path.\n")
 emit(f"inline constexpr uint64_t kSinPiMidWindow = {SINPI_WINDOW};\n")
-emit("\n// ---- tanpi, |r| <= 1/4 ----\n")
-emit(f"// sin(pi r) = r P(z) (rel. error {mp.nstr(err_tanpis, 3)}, 2^{lg(err_tanpis)}), cos(pi r) = 1 + z Q(z) (rel. error\n"
-     f"// {mp.nstr(err_tanpic, 3)}, 2^{lg(err_tanpic)}).\n")
-emit(arr("kTanPiSinPoly", TanPiS, 1))
-emit(arr("kTanPiCosPoly", TanPiC, 1))
+emit("\n// ---- tanpi (float32 lanes), |r| <= 1/4 ----\n")
+emit(f"// pi = PiHi + PiLo (float32 each) within {mp.nstr(TANPI_REL, 3)} (2^{lg(TANPI_REL)}) relative: pi r = hi + lo,\n"
+     "// hi = PiHi r, lo = (PiHi r - hi) + PiLo r (the first term exact by fma).\n")
+emit(f"inline constexpr float kTanPiF32PiHi = {hexf(TANPI_PH)};\n")
+emit(f"inline constexpr float kTanPiF32PiLo = {hexf(TANPI_PL)};\n")
+emit(f"// tan(pi r) = pi r + r^3 P(z), z = r^2, degree {N_TANPIF - 1} in z: max relative error {mp.nstr(err_tanpif, 3)} (2^{lg(err_tanpif)}).\n")
+emit(f"inline constexpr float kTanPiF32C0 = {hexf(TanPiFP[0])};  // P(0), the rest: kTanPiF32Poly\n")
+emit(arrf("kTanPiF32Poly", TanPiFP[1:]))
 emit("\n}  // namespace accelmath::coeffs\n")
 
 sys.stdout.write("".join(out))

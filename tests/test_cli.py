@@ -129,6 +129,9 @@ with tempfile.TemporaryDirectory() as d:
             check(same, f"run --op {pair} writes the bits of {parts[0]} and {parts[1]}")
     rc, _, err = run("run", "--op", "sincos", "--in", good, "--out", P("s1.npy"))
     check(rc == 2 and "writes 2 --out" in err and not os.path.exists(P("s1.npy")), "run sincos with one --out is rejected")
+    rc, _, err = run("run", "--op", "sincos", "--in", good, "--out", P("s1.npy"), "--out", os.path.join(d, "no_dir", "c.npy"))
+    check(rc == 2 and "cannot write" in err and not os.path.exists(P("s1.npy")),
+          "run sincos with an unwritable second --out leaves no first output behind")
     rc, _, err = run("run", "--op", "sincos", "--in", good, "--out", P("s1.npy"), "--out", P("s1.npy"))
     check(rc == 2 and "must differ" in err and not os.path.exists(P("s1.npy")), "run sincos with the same --out twice is rejected")
 

@@ -75,7 +75,12 @@ int Run(const std::string& op, const std::vector<std::string>& ins, const std::v
     if (s != accelmath::Status::kOk) return Error(accelmath::status_message(s));
     for (std::size_t k = 0; k < results; ++k) {
       if (n) std::memcpy(a.data.data(), (k == 0 ? dst1 : dst2).data(), 4 * n);
-      accelmath::io::write_npy(outs[k], a);
+      try {
+        accelmath::io::write_npy(outs[k], a);
+      } catch (const NpyError&) {
+        for (std::size_t j = 0; j < k; ++j) std::remove(outs[j].c_str());  // no partial set of outputs
+        throw;
+      }
     }
   } catch (const NpyError& e) {
     return Error(e.what());

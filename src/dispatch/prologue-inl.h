@@ -1,7 +1,8 @@
 // First include of every family dispatch file (src/dispatch/<family>.cc), once per Highway target,
 // before the family's kernels: the kernels' namespace, Highway's operations, the drivers. It opens
 // the target's attribute region (HWY_BEFORE_NAMESPACE) for the kernels; family-inl.h closes it.
-// Outside the attribute region: their inline code runs on every CPU.
+// These three come first, outside the attribute region, so that their inline code is compiled for
+// every CPU rather than for the target of whichever family includes them first.
 #include "accelmath/registry.h"
 #include "accelmath/scalar.h"
 #include "dispatch/contract.h"

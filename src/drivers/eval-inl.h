@@ -3,9 +3,9 @@
 // per-element API and the SIMD drivers run the very same composition.
 //   ACCELMATH_DEFINE_KERNEL(name, driver, kernel): a functor `name##Kernel` for the row.
 //     Map rows call `kernel(d, x)`, or `kernel(d, x, second)` for a row with two results (shape
-//     UnaryPair: the kernel returns the first and writes the second). Split rows have three parts, kernel##IsCommon (a mask),
-//     kernel##Common and kernel##Rare; on one vector they give IfThenElse(IsCommon, Common, Rare),
-//     skipping a region no lane needs (a whole-vector test, never per lane: each lane's value is
+//     UnaryPair, Map only: the kernel returns the first and writes the second). Split rows have
+//     three parts, kernel##IsCommon (a mask), kernel##Common and kernel##Rare; on one vector they
+//     give IfThenElse(IsCommon, Common, Rare), skipping a region no lane needs (a whole-vector test, never per lane: each lane's value is
 //     the same pure function either way). The array driver of a Split row instead compacts the
 //     rare lanes (src/drivers/split-inl.h), with the same bits.
 //   EvalF64 / EvalF32: float32 in, the kernel in binary64 (widened exactly, rounded back once with

@@ -175,21 +175,20 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V ReduceF32(D d, V a, V& kd, V& lo) {
 }
 
 // sin(hi + lo) = hi + sl and cos(hi + lo) = ch + cl (|hi + lo| <= pi/4 (1 + 2^-16.2)), the sums left
-// unrounded (Tan divides them as pairs). z = hi^2 rounded, zh = -z/2 (exact):
-//   sl = lo (1 + zh) + (hi z) P(z) (kSinF32Poly; lo cos(hi) to first order);
-//   ch = 1 + zh rounded, e = (1 - ch) + zh exactly (Fast2Sum, |zh| < 1/2), zl = hi^2 - z exactly (fma),
-//   cl = z^2 Q(z) + ((e - zl/2) - hi lo) (kCosF32Poly; - hi lo = lo's first-order term).
+// unrounded. z = hi^2 rounded, hh = -hi/2 (exact):
+//   ch = 1 - hi^2/2 rounded once (fma hh hi + 1), e = (1 - ch) - hi^2/2 (1 - ch exact by Sterbenz,
+//   ch in [0.69, 1]; e, ch's rounding error, rounded once by fma);
+//   sl = lo ch + (hi z) P(z) (kSinF32Poly; lo cos(hi) to first order);
+//   cl = z^2 Q(z) + (e - hi lo) (kCosF32Poly; - hi lo = lo's first-order term).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void SinCosF32Parts(D d, V hi, V lo, V& sl, V& ch, V& cl) {
-  const V half = Set(d, -0.5f);
-  const V z = Mul(hi, hi);
-  const V zh = Mul(z, half);
-  sl = MulAdd(Mul(hi, z), Horner(d, z, coeffs::kSinF32Poly()), MulAdd(lo, zh, lo));
   const V one = Set(d, 1.0f);
-  ch = Add(one, zh);
-  const V e = Add(Sub(one, ch), zh);
-  const V zl = MulSub(hi, hi, z);
-  cl = MulAdd(Mul(z, z), Horner(d, z, coeffs::kCosF32Poly()), NegMulAdd(hi, lo, MulAdd(zl, half, e)));
+  const V hh = Mul(hi, Set(d, -0.5f));
+  const V z = Mul(hi, hi);
+  ch = MulAdd(hh, hi, one);
+  sl = MulAdd(Mul(hi, z), Horner(d, z, coeffs::kSinF32Poly()), Mul(lo, ch));
+  const V e = MulAdd(hh, hi, Sub(one, ch));
+  cl = MulAdd(Mul(z, z), Horner(d, z, coeffs::kCosF32Poly()), NegMulAdd(hi, lo, e));
 }
 
 // The huge lanes' reduction in binary64 lanes: ad holds |x| (a float32 value in [kTrigF32Limit,
@@ -579,13 +578,14 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosPiDispatch(D d, V x, V& cospi_out
 //   has |x| < kTrigF32Limit (2^8): ReduceF32 (P1 exact, P2 exact product and Fast2Sum, P3 by one fma;
 //   within 2^-28.46 relative); otherwise lanes with 2^8 <= |x| < inf take HugeReduce (Payne-Hanek in
 //   binary64, kTrigPH0/1, r = f pi/2 within 2^-33.8 relative, split into float32 hi + lo).
-//   |r| <= pi/4 (1 + 2^-16.2); S = hi + (lo (1 - z/2) + hi z P(z)) (kSinF32Poly),
-//   C = (1 - z/2) + (z^2 Q(z) + e - zl/2 - hi lo) (kCosF32Poly, 1 - z/2 and hi^2 split exactly),
+//   |r| <= pi/4 (1 + 2^-16.2); ch = 1 - hi^2/2 rounded once (fma), e its rounding error (fma),
+//   S = hi + (lo ch + hi z P(z)) (kSinF32Poly), C = ch + (z^2 Q(z) + e - hi lo) (kCosF32Poly),
 //   z = hi^2; sin x = sign(x) (S, C, -S, -C)[k mod 4].
 //   Specials: sin(+-0) = +-0, subnormal x -> x, +-inf, NaN -> NaN.
 //   Measured: max 0.721968 ulp at x = 0x1.bb12fap+83 (1.67388673e+25; below 2^8: 0.714803 at
 //   -0x1.f2806p+1);
-//   99.313017% correctly rounded (`accelmath sweep sin --threads 2`, all 2^32 inputs, 64 s).
+//   99.313017% correctly rounded (`accelmath sweep sin --threads 2`, all 2^32 inputs, 69 s; the
+//   below-2^8 maximum from before the ch/e fma form, not re-measured separately).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Sin(D d, V x) {
   V unused;
@@ -595,8 +595,9 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Sin(D d, V x) {
 // Cos(d, x) = cos x: as Sin (the same reduction and parts), cos x = (C, -S, -C, S)[k mod 4].
 // Specials: cos(+-0) = 1, +-inf, NaN -> NaN.
 //   Measured: max 0.720689 ulp at x = -0x1.08bd02p+127 (-1.75948788e+38; below 2^8: 0.715502 at
-//   -0x1.942ebp-1); 99.321189% correctly rounded (`accelmath sweep cos --threads 2`, all 2^32
-//   inputs, 64 s). `accelmath sweep sincos`: both results bit-identical to sin and cos.
+//   -0x1.942ebp-1, not re-measured since the ch/e fma form); 99.321189% correctly rounded
+//   (`accelmath sweep cos --threads 2`, all 2^32 inputs, 70 s). `accelmath sweep sincos`: both
+//   results bit-identical to sin and cos.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Cos(D d, V x) {
   V y;

@@ -11,76 +11,58 @@
 
 #include <hwy/highway.h>
 
+#include <type_traits>
+
 #include "accelmath/registry.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {
 
-template <Eval E, class K>
-HWY_INLINE void MapUnary(const K& k, const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, size_t n) {
-  if constexpr (E == Eval::kF64) {
-    const ScalableTag<double> dd;
-    const Rebind<float, decltype(dd)> df;
-    const size_t N = Lanes(dd);
-    size_t i = 0;
-    for (; i + N <= n; i += N) {
-      StoreU(DemoteTo(df, k(dd, PromoteTo(dd, LoadU(df, src + i)))), df, dst + i);
+// One loop for both shapes: kResults = 1 (Unary: k(d, x)) or 2 (UnaryPair: k(d, x, second)
+// returns the first result). F64 rows load Lanes(ScalableTag<double>) floats, widen them exactly,
+// run the kernel in binary64 lanes and round each result once (DemoteTo); F32 rows run on float
+// lanes directly. dst2 is unused for one result.
+template <Eval E, int kResults, class K>
+HWY_INLINE void MapLoop(const K& k, const float* src, float* dst1, float* dst2, size_t n) {
+  using DE = std::conditional_t<E == Eval::kF64, ScalableTag<double>, ScalableTag<float>>;
+  const DE de;
+  const Rebind<float, DE> df;
+  const auto widen = [&](auto v) HWY_ATTR {
+    if constexpr (E == Eval::kF64) return PromoteTo(de, v); else return v;
+  };
+  const auto narrow = [&](auto v) HWY_ATTR {
+    if constexpr (E == Eval::kF64) return DemoteTo(df, v); else return v;
+  };
+  // The kernel on one vector of inputs; store(result, dst) writes a result.
+  const auto one = [&](auto x, auto store) HWY_ATTR {
+    if constexpr (kResults == 1) {
+      store(narrow(k(de, widen(x))), dst1);
+    } else {
+      Vec<DE> second;
+      const auto first = k(de, widen(x), second);
+      store(narrow(first), dst1);
+      store(narrow(second), dst2);
     }
-    if (i < n) {
-      const auto live = FirstN(df, n - i);
-      BlendedStore(DemoteTo(df, k(dd, PromoteTo(dd, MaskedLoad(live, df, src + i)))), live, df, dst + i);
-    }
-  } else {
-    const ScalableTag<float> df;
-    const size_t N = Lanes(df);
-    size_t i = 0;
-    for (; i + N <= n; i += N) StoreU(k(df, LoadU(df, src + i)), df, dst + i);
-    if (i < n) {
-      const auto live = FirstN(df, n - i);
-      BlendedStore(k(df, MaskedLoad(live, df, src + i)), live, df, dst + i);
-    }
+  };
+  const size_t N = Lanes(de);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    one(LoadU(df, src + i), [&](auto v, float* dst) HWY_ATTR { StoreU(v, df, dst + i); });
+  }
+  if (i < n) {
+    const auto live = FirstN(df, n - i);
+    one(MaskedLoad(live, df, src + i), [&](auto v, float* dst) HWY_ATTR { BlendedStore(v, live, df, dst + i); });
   }
 }
 
-// The same for a kernel with two results (shape UnaryPair): k(d, x, second) returns the first.
+template <Eval E, class K>
+HWY_INLINE void MapUnary(const K& k, const float* src, float* dst, size_t n) {
+  MapLoop<E, 1>(k, src, dst, nullptr, n);
+}
+
 template <Eval E, class K>
 HWY_INLINE void MapUnaryPair(const K& k, const float* src, float* dst1, float* dst2, size_t n) {
-  if constexpr (E == Eval::kF64) {
-    const ScalableTag<double> dd;
-    const Rebind<float, decltype(dd)> df;
-    const size_t N = Lanes(dd);
-    size_t i = 0;
-    for (; i + N <= n; i += N) {
-      Vec<decltype(dd)> second;
-      const auto first = k(dd, PromoteTo(dd, LoadU(df, src + i)), second);
-      StoreU(DemoteTo(df, first), df, dst1 + i);
-      StoreU(DemoteTo(df, second), df, dst2 + i);
-    }
-    if (i < n) {
-      const auto live = FirstN(df, n - i);
-      Vec<decltype(dd)> second;
-      const auto first = k(dd, PromoteTo(dd, MaskedLoad(live, df, src + i)), second);
-      BlendedStore(DemoteTo(df, first), live, df, dst1 + i);
-      BlendedStore(DemoteTo(df, second), live, df, dst2 + i);
-    }
-  } else {
-    const ScalableTag<float> df;
-    const size_t N = Lanes(df);
-    size_t i = 0;
-    for (; i + N <= n; i += N) {
-      Vec<decltype(df)> second;
-      const auto first = k(df, LoadU(df, src + i), second);
-      StoreU(first, df, dst1 + i);
-      StoreU(second, df, dst2 + i);
-    }
-    if (i < n) {
-      const auto live = FirstN(df, n - i);
-      Vec<decltype(df)> second;
-      const auto first = k(df, MaskedLoad(live, df, src + i), second);
-      BlendedStore(first, live, df, dst1 + i);
-      BlendedStore(second, live, df, dst2 + i);
-    }
-  }
+  MapLoop<E, 2>(k, src, dst1, dst2, n);
 }
 
 }  // namespace accelmath::HWY_NAMESPACE

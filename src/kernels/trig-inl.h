@@ -5,8 +5,9 @@
 // integer, |r| <= pi/4, r as a float32 pair hi + lo; float32 polynomials with the large parts kept
 // exact (one rounding that matters), picked and signed by k mod 4; tan: one polynomial for tan r as
 // a float32 pair, -1/tan by one division and a correction for odd k.
-// The reduction: where every lane of the vector has |x| < kTrigF32Limit (2^8), float32 Cody-Waite
-// with exact steps (ReduceF32); otherwise, in addition, the vector's lanes with 2^8 <= |x| < inf
+// The reduction: where every lane of the vector has 2^-12 <= |x| < kTrigF32Limit (2^8), float32
+// Cody-Waite with exact steps (ReduceF32); otherwise lanes below 2^-12 reduce 0 instead and take x
+// (sin, tan) or 1 (cos) at the end (kTrigTiny), and, where the vector has one, lanes with 2^8 <= |x| < inf
 // get their (k mod 4, hi, lo) from Payne-Hanek in binary64 (HugeReduce, out of line: each half of
 // the vector widened exactly; x = m 2^e, m a 24-bit integer shifted by up to 15 bits, times one of
 // eight 104-bit windows of 2/pi mod 4 held in two doubles and picked by a register permute, the
@@ -70,6 +71,15 @@ namespace trig_impl {
 inline constexpr uint64_t kSignBit = 0x8000000000000000ull;
 inline constexpr double kTwoPow24 = 0x1p24;    // float32 at or above it: even integers
 inline constexpr double kTwoPow53 = 0x1p53;    // binary64 at or above it: even integers
+// Below kTrigTiny (2^-12) sin x rounds to x, cos x to 1 and tan x to x (the next terms, x^2/6, x^2/2
+// and x^2/3 relative, are below half an ulp); the float32 kernels return those, and reduce 0 instead
+// of such lanes: their polynomials would underflow to subnormals, which cost a microcode assist per
+// operation on x86 (sin of |x| < 1e-10 ran 30-50x slower). kTinyBits, kLimitBits: the bits of 2^-12
+// and of kTrigF32Limit shifted left by one (the sign dropped), for the one-test range check.
+inline constexpr float kTrigTiny = 0x1p-12f;
+inline constexpr uint32_t kTinyBits = 0x39800000u << 1;
+inline constexpr uint32_t kLimitBits = 0x43800000u << 1;
+static_assert(coeffs::kTrigF32Limit == 0x1p8f, "kLimitBits holds the bits of 2^8");
 inline constexpr int kWantSin = 1;
 inline constexpr int kWantCos = 2;
 
@@ -256,18 +266,21 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
 
 // sin and/or cos in float32 lanes (kWant: kWantSin | kWantCos; the outputs are bit-identical whichever
 // are wanted). On a = |x|: q = k mod 4 and r = hi + lo from ReduceF32, replaced by HugeReduce's in
-// lanes with 2^8 <= a < inf where the vector has such a lane (one test per vector); S = hi + sl,
-// C = ch + cl (SinCosF32Parts, each rounded once): sin a = (S, C, -S, -C)[q] with the sign of x put
-// back, cos a = (C, -S, -C, S)[q]; SinCos shares the reduction and the parts. +-inf, NaN -> NaN
-// (x - x, written where the vector took HugeReduce).
+// lanes with 2^8 <= a < inf where the vector has such a lane; S = hi + sl, C = ch + cl
+// (SinCosF32Parts, each rounded once): sin a = (S, C, -S, -C)[q] with the sign of x put back,
+// cos a = (C, -S, -C, S)[q]; SinCos shares the reduction and the parts. A vector with a lane outside
+// 2^-12 <= |x| < 2^8 (one test on bits(x) << 1) also: |x| < 2^-12 reduces 0 and gives sin x = x,
+// cos x = 1 (kTrigTiny); +-inf, NaN -> NaN (x - x).
 template <int kWant, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
   const RebindToUnsigned<D> du;
   const V a = Abs(x);
+  const auto x2 = ShiftLeft<1>(BitCast(du, x));
+  const bool fast = AllTrue(du, Lt(Sub(x2, Set(du, kTinyBits)), Set(du, kLimitBits - kTinyBits)));
+  const auto tiny = Lt(a, Set(d, kTrigTiny));
   V kd, lo;
-  V hi = ReduceF32(d, a, kd, lo);
-  const bool fast = AllTrue(d, Lt(a, Set(d, coeffs::kTrigF32Limit)));
-  if (!fast) {
+  V hi = ReduceF32(d, fast ? a : IfThenElse(tiny, Zero(d), a), kd, lo);
+  if (!fast && !AllTrue(d, Lt(a, Set(d, coeffs::kTrigF32Limit)))) {
     const Reduced<V> h = HugeReduce(d, a, hi, lo, kd);
     hi = h.hi;
     lo = h.lo;
@@ -291,8 +304,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
   }
   if (!fast) {
     const auto finite = Lt(a, Set(d, std::numeric_limits<float>::infinity()));
-    if constexpr ((kWant & kWantSin) != 0) ys = IfThenElse(finite, ys, Sub(x, x));
-    if constexpr ((kWant & kWantCos) != 0) yc = IfThenElse(finite, yc, Sub(x, x));
+    if constexpr ((kWant & kWantSin) != 0) ys = IfThenElse(finite, IfThenElse(tiny, x, ys), Sub(x, x));
+    if constexpr ((kWant & kWantCos) != 0) yc = IfThenElse(finite, IfThenElse(tiny, Set(d, 1.0f), yc), Sub(x, x));
   }
   if constexpr ((kWant & kWantCos) != 0) cos_out = yc;
   return (kWant & kWantSin) != 0 ? ys : yc;
@@ -309,19 +322,19 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
 // (one fma); s = hi + tl rounded (the result where k is even), se = (hi - s) + tl exactly
 // (Fast2Sum). k odd: -cot r = -1/(s + se): q = -1/s (IEEE division), eps = (1 + q s) + q se, y = q
 // + q eps (one fma: the rounding that matters). Slow path (the whole vector, where a lane is
-// outside that range): lanes with 2^8 <= |x| < inf take HugeReduce's (k mod 4, hi, lo) of |x|, the
-// sign of x put on hi and lo; |x| < 2^-12 gives x (tan x = x (1 + x^2/3 + ...), x^2/3 < 2^-25.5: x
-// is the correctly rounded result; +-0 and subnormals kept); +-inf, NaN -> NaN (x - x).
+// outside that range): lanes with 2^8 <= |x| < inf take HugeReduce's (k mod 4, hi, lo) of |x| (only
+// where the vector has one), the sign of x put on hi and lo; |x| < 2^-12 reduces 0 and gives x (tan x
+// = x (1 + x^2/3 + ...), x^2/3 < 2^-25.5: x is the correctly rounded result; +-0 and subnormals
+// kept); +-inf, NaN -> NaN (x - x).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   const RebindToUnsigned<D> du;
   const auto sx = And(BitCast(du, x), Set(du, 0x80000000u));
-  constexpr uint32_t kLo = 0x39800000u << 1;  // bits of 2^-12, sign dropped
-  constexpr uint32_t kHi = 0x43800000u << 1;  // bits of 2^8 (kTrigF32Limit)
-  const bool fast = AllTrue(du, Lt(Sub(ShiftLeft<1>(BitCast(du, x)), Set(du, kLo)), Set(du, kHi - kLo)));
+  const auto x2 = ShiftLeft<1>(BitCast(du, x));
+  const bool fast = AllTrue(du, Lt(Sub(x2, Set(du, kTinyBits)), Set(du, kLimitBits - kTinyBits)));
   V kd, lo;
-  V hi = ReduceF32(d, x, kd, lo);
-  if (!fast) {
+  V hi = ReduceF32(d, fast ? x : IfThenElse(Lt(Abs(x), Set(d, kTrigTiny)), Zero(d), x), kd, lo);
+  if (!fast && !AllTrue(d, Lt(Abs(x), Set(d, coeffs::kTrigF32Limit)))) {
     const Reduced<V> h = HugeReduce(d, Abs(x), XorSign(d, hi, sx), XorSign(d, lo, sx), kd);
     hi = XorSign(d, h.hi, sx);
     lo = XorSign(d, h.lo, sx);
@@ -343,7 +356,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   V y = IfThenElse(odd, MulAdd(q, eps, q), s);
   if (!fast) {
     const V a = Abs(x);
-    y = IfThenElse(Lt(a, Set(d, 0x1p-12f)), x, y);
+    y = IfThenElse(Lt(a, Set(d, kTrigTiny)), x, y);
     y = IfThenElse(Lt(a, Set(d, std::numeric_limits<float>::infinity())), y, Sub(x, x));
   }
   return y;
@@ -574,10 +587,10 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosPiDispatch(D d, V x, V& cospi_out
 }  // namespace trig_impl
 
 // Sin(d, x) = sin x (float32 lanes; trig_impl::SinCosF32).
-//   On a = |x|: k = rint(a 2/pi), r = a - k pi/2 = hi + lo in float32. Where every lane of the vector
-//   has |x| < kTrigF32Limit (2^8): ReduceF32 (P1 exact, P2 exact product and Fast2Sum, P3 by one fma;
-//   within 2^-28.46 relative); otherwise lanes with 2^8 <= |x| < inf take HugeReduce (Payne-Hanek in
-//   binary64, kTrigPH0/1, r = f pi/2 within 2^-33.8 relative, split into float32 hi + lo).
+//   On a = |x|: k = rint(a 2/pi), r = a - k pi/2 = hi + lo in float32. Below 2^8: ReduceF32 (P1
+//   exact, P2 exact product and Fast2Sum, P3 by one fma; within 2^-28.46 relative); lanes with
+//   2^8 <= |x| < inf take HugeReduce (Payne-Hanek in binary64, kTrigPH0/1, r = f pi/2 within 2^-33.8
+//   relative, split into float32 hi + lo), where the vector has one; |x| < 2^-12 -> x.
 //   |r| <= pi/4 (1 + 2^-16.2); ch = 1 - hi^2/2 rounded once (fma), e its rounding error (fma),
 //   S = hi + (lo ch + hi z P(z)) (kSinF32Poly), C = ch + (z^2 Q(z) + e - hi lo) (kCosF32Poly),
 //   z = hi^2; sin x = sign(x) (S, C, -S, -C)[k mod 4].

@@ -1,5 +1,6 @@
 #include "cli/atomic_cmd.h"
 
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cerrno>
@@ -22,6 +23,7 @@
 #include "accelmath/atomic.h"
 #include "accuracy/atomic_reference.h"
 #include "atomic_boundary_csv.h"  // generated from tests/data/atomic/atomic-boundary.csv
+#include "cli/progress.h"
 #include "cli/report.h"
 
 namespace accelmath::cli {
@@ -175,6 +177,8 @@ std::vector<std::string> Split(const std::string& s, char sep) {
 struct CheckResult {
   int rows = 0, checks = 0;
   std::vector<std::string> differences;
+  std::vector<std::string> lines;           // each row as read
+  std::vector<std::array<bool, 2>> passed;  // each row: no difference in inf/nan mode, in saturation mode
   std::string error;  // a malformed file
 };
 
@@ -205,6 +209,7 @@ CheckResult CheckCsv(const TypeInfo& t, const std::string& csv) {
       return r.error = where + ": a value that is not a " + t.name, r;
     }
     ++r.rows;
+    std::array<bool, 2> ok = {true, true};
     for (const std::string& b_text : Split(f[3], '/')) {
       std::uint64_t b;
       if (!Parse(t, b_text, &b)) return r.error = where + ": '" + b_text + "' is not a " + t.name, r;
@@ -213,6 +218,7 @@ CheckResult CheckCsv(const TypeInfo& t, const std::string& csv) {
           const std::uint64_t got = Library(t, op, mode == 1, x, y);
           ++r.checks;
           if (got != want[mode] && !(IsNaN(t, got) && IsNaN(t, want[mode]))) {
+            ok[mode] = false;
             r.differences.push_back(f[0] + "(" + Format(t, x) + ", " + Format(t, y) + ") in " +
                                     (mode ? "saturation" : "inf/nan") + " mode: table " + Format(t, want[mode]) +
                                     ", library " + Format(t, got));
@@ -220,6 +226,8 @@ CheckResult CheckCsv(const TypeInfo& t, const std::string& csv) {
         }
       }
     }
+    r.lines.push_back(line);
+    r.passed.push_back(ok);
   }
   if (r.rows == 0) r.error = "no rows after the header";
   return r;
@@ -264,7 +272,7 @@ int atomic_table(const std::string& dtype, const std::string& check, std::FILE* 
   return 0;
 }
 
-int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t seed, unsigned threads) {
+int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t seed, unsigned threads, bool quiet) {
   std::vector<const TypeInfo*> types;
   for (const TypeInfo& t : Types()) {
     if (dtype == "all" ? (sample > 0 || t.type == ref::Type::kFloat16 || t.type == ref::Type::kBFloat16) : dtype == t.name) {
@@ -277,7 +285,8 @@ int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t s
     return 2;
   }
   int rc = 0;
-  for (const TypeInfo* t : types) {
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    const TypeInfo* t = types[k];
     const int bits = t->bits;
     const bool exhaustive = sample == 0;
     if (exhaustive && bits > 16) {
@@ -290,6 +299,14 @@ int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t s
     const std::uint64_t mask = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
     std::atomic<std::uint64_t> next{0}, checked{0}, wrong{0};
     std::mutex print;
+    // Operand pairs in all: every chunk full, or `sample` with the first chunk at least all boundary pairs.
+    const std::uint64_t n_boundary = std::uint64_t(t->boundary.size()) * t->boundary.size();
+    const std::uint64_t pairs = exhaustive ? chunks * 65536 : sample + (n_boundary > std::min<std::uint64_t>(65536, sample)
+                                                                             ? n_boundary - std::min<std::uint64_t>(65536, sample)
+                                                                             : 0);
+    Progress progress(std::string("atomic-sweep ") + t->name +
+                          (types.size() > 1 ? " [" + std::to_string(k + 1) + "/" + std::to_string(types.size()) + "]" : ""),
+                      pairs, "pairs", !quiet);
     auto worker = [&] {
       std::vector<std::uint64_t> a(65536), b(65536), got(65536);
       for (std::uint64_t c; (c = next.fetch_add(1)) < chunks;) {
@@ -320,6 +337,7 @@ int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t s
             checked += n;
           }
         }
+        progress.add(n);
       }
     };
     const auto t0 = std::chrono::steady_clock::now();
@@ -327,6 +345,7 @@ int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t s
     for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker);
     for (auto& th : pool) th.join();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    progress.finish();  // its last line before the result line
     const bool pass = wrong == 0;
     std::printf("atomic-sweep %-5s %s: %" PRIu64 " results (3 ops x 2 modes), %" PRIu64
                 " different from the model (%.0f s) -> %s\n",
@@ -336,6 +355,16 @@ int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t s
     if (!pass) rc = 1;
   }
   return rc;
+}
+
+int atomic_report_rows(std::FILE* out) {
+  const CheckResult r = CheckCsv(*FindType("half"), kAtomicBoundaryCsv);
+  if (!r.error.empty()) return 1;
+  std::fprintf(out, "op,dtype,operand_a,operand_b,result_inf_nan_mode,result_saturation_mode,pass_inf_nan,pass_saturation\n");
+  for (std::size_t i = 0; i < r.lines.size(); ++i) {
+    std::fprintf(out, "%s,%d,%d\n", r.lines[i].c_str(), r.passed[i][0] ? 1 : 0, r.passed[i][1] ? 1 : 0);
+  }
+  return 0;
 }
 
 int atomic_report(std::FILE* out) {

@@ -16,11 +16,17 @@ int atomic_table(const std::string& dtype, const std::string& check, std::FILE* 
 
 // Every (a, b) pair of float16 or bfloat16 (2^32 each), or `sample` random pairs plus the boundary
 // values of any type, through the library's array API in every op and mode, against the
-// independent model (tools/accuracy/atomic_reference.cc, MPFR). Exit 1 on any difference.
-int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t seed, unsigned threads);
+// independent model (tools/accuracy/atomic_reference.cc, MPFR). Exit 1 on any difference. A
+// progress line on stderr (cli/progress.h) unless `quiet`.
+int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t seed, unsigned threads,
+                 bool quiet = false);
 
 // The report line: the float16 table against the published one (built in), plus a short
 // contended-update check.
 int atomic_report(std::FILE* out);
+// The published float16 table's rows (CSV, its columns) with two more: pass_inf_nan and
+// pass_saturation (1: the library gives the row's result for every operand listed, in both orders);
+// for `accelmath report --out`. Returns 1 if the built-in table cannot be read.
+int atomic_report_rows(std::FILE* out);
 
 }  // namespace accelmath::cli

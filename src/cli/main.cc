@@ -31,6 +31,7 @@
 #include "accuracy/sweep.h"
 #include "cli/atomic_cmd.h"
 #include "cli/mx_cmd.h"
+#include "cli/progress.h"
 #include "cli/report.h"
 #include "io/npy.h"
 
@@ -194,19 +195,25 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
   if (!doc.empty() && sample != 0) return Error("--update-doc records exhaustive sweeps only (drop --sample)");
   std::map<std::string, std::string> rows;
   int rc = 0;
-  for (const auto* f : fs) {
+  for (std::size_t k = 0; k < fs.size(); ++k) {
+    const auto* f = fs[k];
     const auto* o = accelmath::oracle::find_oracle(f->name);
     if (!o) return Error(std::string("no oracle row for ") + f->name + " (tools/accuracy/oracles.def)");
+    // The progress line (stderr): the function, and with --all its place among them.
+    const std::string label = "sweep " + std::string(f->name) +
+                              (fs.size() > 1 ? " [" + std::to_string(k + 1) + "/" + std::to_string(fs.size()) + "]" : "");
     accelmath::sweep::Result r;
     std::string set;
     if (sample == 0) {
       set = "every float32 input";
-      r = accelmath::sweep::run_all(*f, *o, threads, !quiet);
+      accelmath::cli::Progress progress(label, std::uint64_t{1} << 32, "inputs", !quiet);
+      r = accelmath::sweep::run_all(*f, *o, threads, &progress);
     } else {
       const auto in = accelmath::sweep::sample(sample, seed, f);
       set = std::to_string(sample) + " random inputs (seed " + std::to_string(seed) + ") + " +
             std::to_string(in.size() - sample) + " edge cases";
-      r = accelmath::sweep::run_inputs(*f, *o, in, threads, !quiet);
+      accelmath::cli::Progress progress(label, in.size(), "inputs", !quiet);
+      r = accelmath::sweep::run_inputs(*f, *o, in, threads, &progress);
     }
     accelmath::sweep::print(r, *f, set, stdout);
     rows[f->name] = accelmath::sweep::markdown_row(r, *f);
@@ -353,6 +360,7 @@ int main(int argc, char** argv) {
   mxs->add_option("--sample", mx_sample, "N random float32 patterns instead of all 2^32");
   mxs->add_option("--seed", seed, "random seed for --sample");
   mxs->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
+  mxs->add_flag("--quiet", quiet, "no progress line");
 
   std::string at_dtype = "half", at_check;
   auto* atab = app.add_subcommand("atomic-table", "atomic add/max/min boundary results of a type, as CSV (or --check a CSV)");
@@ -365,8 +373,11 @@ int main(int argc, char** argv) {
   aswp->add_option("--sample", as_sample, "N random operand pairs (plus the boundary pairs) instead of every pair");
   aswp->add_option("--seed", seed, "random seed for --sample");
   aswp->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
+  aswp->add_flag("--quiet", quiet, "no progress line");
 
   auto* rep = app.add_subcommand("report", "run the built-in cases and print one table");
+  std::string rep_out;
+  rep->add_option("--out", rep_out, "also write DIR/report.md with PNG figures (needs python3-matplotlib)");
 
   try {
     app.parse(argc, argv);
@@ -386,10 +397,11 @@ int main(int argc, char** argv) {
   }
   if (*quant) return accelmath::cli::quantize_cmd(qa);
   if (*dequant) return accelmath::cli::dequantize_cmd(da);
-  if (*mxs) return accelmath::cli::mx_sweep(mx_dst, mx_round, mx_sample, seed, threads);
+  if (*mxs) return accelmath::cli::mx_sweep(mx_dst, mx_round, mx_sample, seed, threads, quiet);
   if (*atab) return accelmath::cli::atomic_table(at_dtype, at_check, stdout);
-  if (*aswp) return accelmath::cli::atomic_sweep(as_dtype, as_sample, seed, threads);
+  if (*aswp) return accelmath::cli::atomic_sweep(as_dtype, as_sample, seed, threads, quiet);
   if (*rep) {
+    if (!rep_out.empty()) return accelmath::cli::report_with_figures(rep_out);
     const int a = accelmath::cli::report(stdout);
     const int b = accelmath::cli::mx_report(stdout);
     const int c = accelmath::cli::atomic_report(stdout);

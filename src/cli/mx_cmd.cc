@@ -12,6 +12,7 @@
 
 #include "accelmath/mx.h"
 #include "accuracy/mx_reference.h"
+#include "cli/progress.h"
 #include "cli/report.h"
 #include "io/npy.h"
 
@@ -131,7 +132,8 @@ int dequantize_cmd(const DequantizeArgs& a) {
   return 0;
 }
 
-int mx_sweep(const std::string& dst, const std::string& round, uint64_t sample, uint64_t seed, unsigned threads) {
+int mx_sweep(const std::string& dst, const std::string& round, uint64_t sample, uint64_t seed, unsigned threads,
+             bool quiet) {
   std::vector<DType> types;
   if (dst == "all") {
     types = {DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kFloat6E3M2, DType::kFloat6E2M3, DType::kFloat4E2M1, DType::kFloat4E1M2};
@@ -150,8 +152,16 @@ int mx_sweep(const std::string& dst, const std::string& round, uint64_t sample, 
   }
   const uint64_t total = sample ? sample : (uint64_t{1} << 32);
   int rc = 0;
+  std::size_t pass = 0;
   for (DType t : types) {
     for (mx::RoundMode m : modes) {
+      const char* mode_name = m == mx::RoundMode::kRint ? "rint" : m == mx::RoundMode::kRound ? "round" : "floor";
+      ++pass;
+      Progress progress(std::string("mx-sweep ") + mx::dtype_name(t) + " " + mode_name +
+                            (types.size() * modes.size() > 1
+                                 ? " [" + std::to_string(pass) + "/" + std::to_string(types.size() * modes.size()) + "]"
+                                 : ""),
+                        total, "inputs", !quiet);
       std::atomic<uint64_t> bad{0}, first_bad{~uint64_t{0}};
       const auto t0 = std::chrono::steady_clock::now();
       auto work = [&](unsigned k) {
@@ -173,13 +183,14 @@ int mx_sweep(const std::string& dst, const std::string& round, uint64_t sample, 
               if (bad++ == 0) first_bad = b;
             }
           }
+          progress.add(n);
         }
       };
       std::vector<std::thread> pool;
       for (unsigned k = 0; k < threads; ++k) pool.emplace_back(work, k);
       for (auto& th : pool) th.join();
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const char* mode_name = m == mx::RoundMode::kRint ? "rint" : m == mx::RoundMode::kRound ? "round" : "floor";
+      progress.finish();  // its last line before the result line
       std::printf("%-5s %-5s %s: %llu differences from the model (%.0f s)", mx::dtype_name(t), mode_name,
                   sample ? (std::to_string(sample) + " random float32").c_str() : "all 2^32 float32",
                   static_cast<unsigned long long>(bad.load()), secs);

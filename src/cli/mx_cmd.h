@@ -21,8 +21,10 @@ struct DequantizeArgs {
 int quantize_cmd(const QuantizeArgs& a);
 int dequantize_cmd(const DequantizeArgs& a);
 // Every float32 pattern (or `sample` random ones plus edge cases) through the SIMD codec and the
-// reference model; dst "all" and round "all" loop. Exit 1 on any difference.
-int mx_sweep(const std::string& dst, const std::string& round, uint64_t sample, uint64_t seed, unsigned threads);
+// reference model; dst "all" and round "all" loop. Exit 1 on any difference. A progress line on
+// stderr (cli/progress.h) unless `quiet`.
+int mx_sweep(const std::string& dst, const std::string& round, uint64_t sample, uint64_t seed, unsigned threads,
+             bool quiet = false);
 // Report lines per format: round-trip relative RMSE on built-in samples, model check, speed.
 int mx_report(std::FILE* out);
 

@@ -1,10 +1,19 @@
 #include "cli/report.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <hwy/targets.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <thread>
@@ -13,6 +22,11 @@
 #include "accelmath/registry.h"
 #include "accuracy/oracle.h"
 #include "accuracy/sweep.h"
+#include "cli/atomic_cmd.h"
+#include "cli/mx_cmd.h"
+#include "cli/progress.h"
+#include "io/npy.h"
+#include "report_figures_py.h"  // generated from tools/report/figures.py: kReportFiguresPy
 
 namespace accelmath::cli {
 
@@ -94,6 +108,195 @@ int report(std::FILE* out) {
     std::fprintf(out, "%-15s %-6g %-10s %-10s %-9s %-26s %-10.1f %s%s\n", f.name, f.bound_ulp, max_ulp, rounded,
                  specials, verdict, kBench / t / 1e6, anchor.c_str(), ok ? "" : "  FAIL");
   }
+  return rc;
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// argv[0] with the arguments, stdin from `input` (when not null), stdout and stderr into the files
+// named (when not empty); returns the exit status, or -1 when the program could not be started.
+int RunProgram(const std::vector<std::string>& args, const std::string* input, const std::string& out_path,
+               const std::string& err_path) {
+  int pipe_fd[2] = {-1, -1};
+  if (input && pipe(pipe_fd) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (input) {
+      dup2(pipe_fd[0], STDIN_FILENO);
+      close(pipe_fd[0]);
+      close(pipe_fd[1]);
+    }
+    const auto redirect = [](const std::string& path, int fd) {
+      if (path.empty()) return;
+      const int f = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (f >= 0) dup2(f, fd), close(f);
+    };
+    redirect(out_path, STDOUT_FILENO);
+    redirect(err_path, STDERR_FILENO);
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    _exit(127);
+  }
+  if (input) {
+    close(pipe_fd[0]);
+    // A child that exits before reading everything must not kill us with SIGPIPE: write fails instead.
+    struct sigaction ignore = {}, old = {};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ignore, &old);
+    const char* p = input->data();
+    for (std::size_t left = input->size(); left > 0;) {
+      const ssize_t w = write(pipe_fd[1], p, left);
+      if (w <= 0) break;
+      p += w, left -= static_cast<std::size_t>(w);
+    }
+    close(pipe_fd[1]);
+    sigaction(SIGPIPE, &old, nullptr);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string ExeDir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(".") : exe.parent_path().string();
+}
+
+// The interpreter of the figures: $ACCELMATH_PYTHON, else the one the build was configured with
+// (when it is still there), else python3 on PATH.
+std::string Python() {
+  if (const char* env = std::getenv("ACCELMATH_PYTHON"); env && *env) return env;
+#ifdef ACCELMATH_PYTHON
+  if (access(ACCELMATH_PYTHON, X_OK) == 0) return ACCELMATH_PYTHON;
+#endif
+  return "python3";
+}
+
+bool WriteText(const fs::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  return static_cast<bool>(f);
+}
+
+// Per one-result function: 64 random inputs in every binade [2^k, 2^(k+1)), k = -149 .. 127, one in
+// each 64th of it (all of it where it holds fewer), both signs, the oracle's double tier and the
+// library's results, as an (n, 3) binary64 .npy: x, reference, accelmath.
+void WriteAccuracySamples(const fs::path& data, Progress& progress) {
+  constexpr int kPerBinade = 64;
+  std::mt19937 rng(20261201);
+  for (const FunctionInfo& f : functions()) {
+    const oracle::Oracle* o = oracle::find_oracle(f.name);
+    if (f.outputs() != 1 || !o || !o->fast) {
+      progress.add(1);
+      continue;
+    }
+    std::vector<float> x;
+    for (std::uint32_t sign = 0; sign < 2; ++sign) {
+      for (int k = -149; k <= 127; ++k) {
+        // The binade's bit patterns: [first, first + count).
+        const std::uint32_t first = k >= -126 ? std::uint32_t(k + 127) << 23 : 1u << (k + 149);
+        const std::uint32_t count = k >= -126 ? 1u << 23 : 1u << (k + 149);
+        for (std::uint32_t i = 0; i < std::min<std::uint32_t>(kPerBinade, count); ++i) {
+          // One in each of 64 equal slices of the binade: spread, never twice the same.
+          const std::uint32_t slice = count / kPerBinade;
+          const std::uint32_t offset = count <= kPerBinade ? i : i * slice + rng() % slice;
+          x.push_back(std::bit_cast<float>(sign << 31 | (first + offset)));
+        }
+      }
+    }
+    std::vector<float> y(x.size()), y2(x.size());
+    f.run(y, y2, x, x.size());
+    io::NpyArray a;
+    a.descr = "<f8";
+    a.shape = {x.size(), 3};
+    a.data.resize(x.size() * 3 * sizeof(double));
+    auto* d = reinterpret_cast<double*>(a.data.data());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      d[3 * i] = x[i], d[3 * i + 1] = o->fast(x[i]), d[3 * i + 2] = y[i];
+    }
+    io::write_npy((data / (std::string(f.name) + ".accuracy.npy")).string(), a);
+    progress.add(1);
+  }
+}
+
+// bench_math (built beside this program in a build tree; not installed) at 1K and 64K on the widest
+// instruction set it accepts, as JSON; false when it is not there or fails.
+bool RunBench(const fs::path& data, const std::string& exe_dir) {
+  const std::string bench = exe_dir + "/bench_math";
+  if (access(bench.c_str(), X_OK) != 0) return false;
+  for (const char* target : {"--target=avx512", "--target=avx2", ""}) {
+    std::vector<std::string> args = {bench, "--benchmark_filter=/(1024|65536)$", "--benchmark_min_time=0.02",
+                                     "--benchmark_format=json"};
+    if (*target) args.push_back(target);
+    if (RunProgram(args, nullptr, (data / "bench.json").string(), (data / "bench.log").string()) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int report_with_figures(const std::string& dir) {
+  const fs::path root(dir), data = root / "data";
+  std::error_code ec;
+  fs::create_directories(data, ec);
+  if (ec) {
+    std::fprintf(stderr, "accelmath: error: --out %s: cannot create the folder: %s\n", dir.c_str(),
+                 ec.message().c_str());
+    return 2;
+  }
+  // The text report, as `accelmath report` prints it, kept for report.md.
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* mem = open_memstream(&buf, &len);
+  if (!mem) return 1;
+  const int a = report(mem), b = mx_report(mem), c = atomic_report(mem);
+  std::fclose(mem);
+  const std::string text(buf, len);
+  std::free(buf);
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+  const int rc = a != 0 ? a : b != 0 ? b : c;
+
+  const std::string exe_dir = ExeDir();
+  Progress progress("report figures", functions().size() + 3, "steps");
+  bool ok = WriteText(root / "report.txt", text);
+  std::string functions_csv = "name,outputs,bound,libm,mkl,domain\n";
+  for (const FunctionInfo& f : functions()) {
+    functions_csv += std::string(f.name) + "," + std::to_string(f.outputs()) + "," + std::to_string(f.bound_ulp) + "," +
+                     f.libm + "," + f.mkl + ",\"" + f.domain + "\"\n";
+  }
+  ok = ok && WriteText(data / "functions.csv", functions_csv);
+  std::FILE* atomic_rows = std::fopen((data / "atomic-rows.csv").string().c_str(), "w");
+  ok = ok && atomic_rows && atomic_report_rows(atomic_rows) == 0;
+  if (atomic_rows) std::fclose(atomic_rows);
+  progress.add(1);
+  if (!ok) {
+    std::fprintf(stderr, "accelmath: error: --out %s: cannot write the report's files\n", dir.c_str());
+    return 2;
+  }
+  WriteAccuracySamples(data, progress);
+  fs::remove(data / "bench.json", ec);
+  if (!RunBench(data, exe_dir)) fs::remove(data / "bench.json", ec);
+  progress.add(1);
+  std::string hwy_target = "?";
+  if (const auto t = hwy::SupportedAndGeneratedTargets(); !t.empty()) hwy_target = hwy::TargetName(t.front());
+  WriteText(data / "machine.txt", "hwy_target=" + hwy_target + "\n");
+  const std::string script(kReportFiguresPy);
+  const int py = RunProgram({Python(), "-", root.string(), exe_dir}, &script, "", "");
+  progress.add(1);
+  progress.finish();
+  if (py != 0) {
+    std::fprintf(stderr, "accelmath: error: the figures need python3 with numpy and matplotlib (Debian: python3-numpy "
+                         "python3-matplotlib); python3 exited with %d\n", py);
+    return 1;
+  }
+  std::fprintf(stderr, "report: %s\n", (root / "report.md").string().c_str());
   return rc;
 }
 

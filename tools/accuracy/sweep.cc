@@ -11,6 +11,7 @@
 
 #include "accelmath/verify.h"
 #include "accuracy/oracle.h"
+#include "cli/progress.h"
 
 namespace accelmath::sweep {
 namespace {
@@ -94,9 +95,10 @@ ChunkWork WorkFor(const FunctionInfo& f, const oracle::Oracle& o) {
 // Runs chunks [0, n_chunks) of an input set on `threads` threads. `fill(c, buf)` writes chunk c's
 // inputs into buf and returns their number.
 template <class Fill>
-Result RunChunks(const FunctionInfo& f, const oracle::Oracle& o, std::uint64_t n_chunks, std::uint64_t total, unsigned threads, bool progress, Fill fill) {
+Result RunChunks(const FunctionInfo& f, const oracle::Oracle& o, std::uint64_t n_chunks, unsigned threads,
+                 cli::Progress* progress, Fill fill) {
   threads = std::max(1u, threads);
-  std::atomic<std::uint64_t> next{0}, done{0};
+  std::atomic<std::uint64_t> next{0};
   std::vector<Result> partial(threads);
   const ChunkWork chunk_work = WorkFor(f, o);
   auto work = [&](unsigned t) {
@@ -104,23 +106,12 @@ Result RunChunks(const FunctionInfo& f, const oracle::Oracle& o, std::uint64_t n
     for (std::uint64_t c; (c = next.fetch_add(1)) < n_chunks;) {
       const std::size_t n = fill(c, in.data());
       chunk_work(std::span<const float>(in.data(), n), partial[t]);
-      done.fetch_add(n);
+      if (progress) progress->add(n);
     }
   };
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
-  if (progress) {
-    while (done.load() < total) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const double f = double(done.load()) / double(total);
-      std::fprintf(stderr, "\r  %5.1f%%  %llu / %llu inputs  %.0f s elapsed, ~%.0f s left   ", 100 * f,
-                   static_cast<unsigned long long>(done.load()), static_cast<unsigned long long>(total), s,
-                   f > 0 ? s / f - s : 0.0);
-    }
-    std::fprintf(stderr, "\n");
-  }
   for (auto& th : pool) th.join();
   Result r;
   for (const auto& p : partial) r.merge(p);
@@ -144,17 +135,32 @@ void Result::merge(const Result& o) {
 }
 
 Result run_all(const FunctionInfo& f, const oracle::Oracle& o, unsigned threads, bool progress) {
+  cli::Progress p(std::string("sweep ") + f.name, std::uint64_t{1} << 32, "inputs", progress);
+  Result r = run_all(f, o, threads, progress ? &p : nullptr);
+  p.finish();
+  return r;
+}
+
+Result run_inputs(const FunctionInfo& f, const oracle::Oracle& o, std::span<const float> inputs, unsigned threads,
+                  bool progress) {
+  cli::Progress p(std::string("sweep ") + f.name, inputs.size(), "inputs", progress);
+  Result r = run_inputs(f, o, inputs, threads, progress ? &p : nullptr);
+  p.finish();
+  return r;
+}
+
+Result run_all(const FunctionInfo& f, const oracle::Oracle& o, unsigned threads, cli::Progress* progress) {
   constexpr std::uint64_t kEnd = 1ull << 32;
-  return RunChunks(f, o, kEnd / kChunk, kEnd, threads, progress, [&](std::uint64_t c, float* buf) {
+  return RunChunks(f, o, kEnd / kChunk, threads, progress, [&](std::uint64_t c, float* buf) {
     for (std::uint64_t b = 0; b < kChunk; ++b) buf[b] = FromBits(static_cast<std::uint32_t>(c * kChunk + b));
     return static_cast<std::size_t>(kChunk);
   });
 }
 
 Result run_inputs(const FunctionInfo& f, const oracle::Oracle& o, std::span<const float> inputs, unsigned threads,
-                  bool progress) {
+                  cli::Progress* progress) {
   const std::uint64_t n = inputs.size();
-  return RunChunks(f, o, (n + kChunk - 1) / kChunk, n, threads, progress, [&](std::uint64_t c, float* buf) {
+  return RunChunks(f, o, (n + kChunk - 1) / kChunk, threads, progress, [&](std::uint64_t c, float* buf) {
     const std::uint64_t i0 = c * kChunk, i1 = std::min(n, i0 + kChunk);
     std::copy(inputs.begin() + i0, inputs.begin() + i1, buf);
     return static_cast<std::size_t>(i1 - i0);

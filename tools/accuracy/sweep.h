@@ -21,6 +21,10 @@
 #include "accelmath/registry.h"
 #include "accuracy/oracle.h"
 
+namespace accelmath::cli {
+class Progress;  // cli/progress.h
+}
+
 namespace accelmath::sweep {
 
 // Upper edges of the ulp histogram buckets; the last bucket takes everything above (and +inf,
@@ -52,11 +56,17 @@ struct Result {
   void merge(const Result& o);
 };
 
-// Every float32 bit pattern, 2^32 inputs.
+// Every float32 bit pattern, 2^32 inputs. `progress`: a progress line on stderr (cli/progress.h),
+// labelled with the function's name.
 Result run_all(const FunctionInfo& f, const oracle::Oracle& o, unsigned threads, bool progress);
 // The given inputs.
 Result run_inputs(const FunctionInfo& f, const oracle::Oracle& o, std::span<const float> inputs, unsigned threads,
                   bool progress);
+// The same, counting the inputs done into the caller's `progress` (none if null), which they
+// neither start nor finish.
+Result run_all(const FunctionInfo& f, const oracle::Oracle& o, unsigned threads, cli::Progress* progress);
+Result run_inputs(const FunctionInfo& f, const oracle::Oracle& o, std::span<const float> inputs, unsigned threads,
+                  cli::Progress* progress);
 
 // Edge cases for any function: zeros, infinities, NaN, every power of two of float32 and its
 // neighbours (both signs), integers and simple fractions, the ndtri region boundaries and their

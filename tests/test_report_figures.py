@@ -84,8 +84,8 @@ def main():
             path = os.path.join(out, "data", f"{name}.accuracy.npy")
             a = np.load(path) if os.path.exists(path) else np.zeros((0, 3))
             x = a[:, 0] if len(a) else a
-            check(a.shape == (2 * per_sign, 3) and len(np.unique(x)) == 2 * per_sign,
-                  f"{name}: {2 * per_sign} distinct sample inputs, three columns (got {a.shape})")
+            check(a.shape[0] == 2 * per_sign and a.shape[1] in (3, 4) and len(np.unique(x)) == 2 * per_sign,
+                  f"{name}: {2 * per_sign} distinct sample inputs, 3 or 4 columns (got {a.shape})")
         # Each function's line under its figure: accelmath's max error over the sample within its bound.
         bounds = {ln.split()[0]: float(ln.split()[5]) for ln in listing.splitlines()[1:] if ln.split()}
         for name, worst in re.findall(r"### (\S+)\n\n.*?\n\nMax ulp over the sample: accelmath ([0-9.e+-]+)", md):

@@ -14,10 +14,18 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
+
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/special_functions/cos_pi.hpp>
+#include <boost/math/special_functions/expm1.hpp>
+#include <boost/math/special_functions/log1p.hpp>
+#include <boost/math/special_functions/sin_pi.hpp>
 
 #include "accelmath/registry.h"
 #include "accuracy/oracle.h"
@@ -184,9 +192,31 @@ bool WriteText(const fs::path& path, const std::string& text) {
   return static_cast<bool>(f);
 }
 
+// Boost.Math's float function for a registry row, where it has one (nullptr otherwise), for the
+// accuracy figures; errors set errno and return NaN or +-inf instead of throwing.
+using BoostPolicy = boost::math::policies::policy<
+    boost::math::policies::domain_error<boost::math::policies::errno_on_error>,
+    boost::math::policies::pole_error<boost::math::policies::errno_on_error>,
+    boost::math::policies::overflow_error<boost::math::policies::errno_on_error>,
+    boost::math::policies::evaluation_error<boost::math::policies::errno_on_error>>;
+float (*BoostAnchor(std::string_view name))(float) {
+  if (name == "sinpi") return [](float x) { return boost::math::sin_pi(x, BoostPolicy()); };
+  if (name == "cospi") return [](float x) { return boost::math::cos_pi(x, BoostPolicy()); };
+  if (name == "expm1") return [](float x) { return boost::math::expm1(x, BoostPolicy()); };
+  if (name == "log1p") return [](float x) { return boost::math::log1p(x, BoostPolicy()); };
+  if (name == "ndtri") {
+    return [](float p) {
+      if (!(p >= 0.0f && p <= 1.0f)) return std::numeric_limits<float>::quiet_NaN();
+      return boost::math::quantile(boost::math::normal_distribution<float, BoostPolicy>(), p);
+    };
+  }
+  return nullptr;
+}
+
 // Per one-result function: 64 random inputs in every binade [2^k, 2^(k+1)), k = -149 .. 127, one in
 // each 64th of it (all of it where it holds fewer), both signs, the oracle's double tier and the
-// library's results, as an (n, 3) binary64 .npy: x, reference, accelmath.
+// library's results, as an (n, 3) binary64 .npy: x, reference, accelmath; and Boost's as a fourth
+// column where it has the function.
 void WriteAccuracySamples(const fs::path& data, Progress& progress) {
   constexpr int kPerBinade = 64;
   std::mt19937 rng(20261201);
@@ -212,13 +242,17 @@ void WriteAccuracySamples(const fs::path& data, Progress& progress) {
     }
     std::vector<float> y(x.size()), y2(x.size());
     f.run(y, y2, x, x.size());
+    const auto boost = BoostAnchor(f.name);
+    const std::size_t cols = boost ? 4 : 3;
     io::NpyArray a;
     a.descr = "<f8";
-    a.shape = {x.size(), 3};
-    a.data.resize(x.size() * 3 * sizeof(double));
+    a.shape = {x.size(), cols};
+    a.data.resize(x.size() * cols * sizeof(double));
     auto* d = reinterpret_cast<double*>(a.data.data());
     for (std::size_t i = 0; i < x.size(); ++i) {
-      d[3 * i] = x[i], d[3 * i + 1] = o->fast(x[i]), d[3 * i + 2] = y[i];
+      double* row = d + cols * i;
+      row[0] = x[i], row[1] = o->fast(x[i]), row[2] = y[i];
+      if (boost) row[3] = boost(x[i]);
     }
     io::write_npy((data / (std::string(f.name) + ".accuracy.npy")).string(), a);
     progress.add(1);

@@ -37,7 +37,8 @@ ATOMIC_ROW = 0.22  # inches per table row (the header counts as one); plus 0.6 f
 CLIP_ULP = 3.0     # errors above (and wrong classes, e.g. NaN for a number) are drawn here, or at
                    # 1.5 x the bound where that is higher
 COLORS = {"accelmath": "#1f4e9c", "glibc": "#d9822b", "sleef_u10": "#3a9a4a", "mkl_ha": "#c23b3b",
-          "numpy": "#8a5fbf", "scipy": "#6b6b6b", "libmvec": "#b8a21e", "hwy": "#2fa3b5"}
+          "numpy": "#8a5fbf", "scipy": "#6b6b6b", "libmvec": "#b8a21e", "hwy": "#2fa3b5",
+          "boost": "#a0522d"}
 
 
 # ---- ulp errors (as tools/accuracy/oracle.cc ulp_error_f32) ------------------------------------
@@ -156,6 +157,8 @@ def accuracy_figure(row, data, libs, figdir):
     xf = x.astype(np.float32)
     defined = ~np.isnan(ref)  # outside the domain (NaN results) is not drawn
     results = {"accelmath": ours}
+    if data.shape[1] > 3:  # Boost.Math's float function, run by the CLI (C++ templates)
+        results["boost"] = data[:, 3].astype(np.float32)
     for label, f in anchors(row, libs).items():
         try:
             results[label] = f(xf)
@@ -335,7 +338,8 @@ def main(argv):
           "the function's oracle (its binary64 tier: tools/accuracy/oracles.def). Anchors run here: glibc's float "
           "function, SLEEF's scalar u10 (u05 for sinpi/cospi), Intel MKL VM in HA mode when its libraries are found "
           "($ACCELMATH_MKL_LIB_DIR, or `mkl/` beside the CLI: bench/fetch_mkl.sh), NumPy's float32 ufunc and SciPy "
-          "where they have the function. Boost is a C++ template library: bench/ times it, this report does not. "
+          "where they have the function, and Boost.Math's float function (run by the CLI) for sinpi, cospi, expm1, "
+          "log1p and ndtri (its normal quantile). "
           "The exhaustive numbers (every float32) are in docs/accuracy.md.", ""]
     for row in rows:
         if row["outputs"] != "1":

@@ -39,6 +39,7 @@ def pipe_tests():
         (["mx-sweep", "--dst", "e2m1", "--round", "rint", "--sample", 70000, "--threads", 2], "mx-sweep e2m1 rint",
          "inputs"),
         (["atomic-sweep", "--dtype", "half", "--sample", 20000, "--threads", 2], "atomic-sweep half", "pairs"),
+        (["oracle-check", "exp", "--samples", 2000], "oracle-check exp", "inputs"),
     ]
     for args, label, unit in cases:
         name = " ".join(map(str, args[:1]))

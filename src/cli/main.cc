@@ -238,10 +238,14 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
 
 // `oracle-check F` or `--all`: how far the double tier of each oracle is from its exact tier, in
 // float32 ulp, on a sample of inputs where the function is finite.
-int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint64_t seed, double limit) {
+int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint64_t seed, double limit, bool quiet) {
   int rc = 0;
+  std::vector<const accelmath::FunctionInfo*> fs;
   for (const auto& f : accelmath::functions()) {
-    if (!all && op != f.name) continue;
+    if (all || op == f.name) fs.push_back(&f);
+  }
+  for (std::size_t k = 0; k < fs.size(); ++k) {
+    const auto& f = *fs[k];
     const auto* o = accelmath::oracle::find_oracle(f.name);
     if (!o) return Error(std::string("no oracle row for ") + f.name);
     if (!o->fast) {  // a UnaryPair row: its parts' oracles are checked on their own rows
@@ -254,7 +258,12 @@ int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint6
     std::size_t n = 0;
     mpfr_t r;
     mpfr_init2(r, 128);
+    accelmath::cli::Progress progress(
+        "oracle-check " + std::string(f.name) +
+            (fs.size() > 1 ? " [" + std::to_string(k + 1) + "/" + std::to_string(fs.size()) + "]" : ""),
+        in.size(), "inputs", !quiet);
     for (float x : in) {
+      progress.add(1);
       const double fast = o->fast(x);
       if (!(std::fabs(fast) < 0x1p128) || fast == 0) continue;  // beyond float32 the result is inf either way
       o->exact(r, x);
@@ -264,6 +273,7 @@ int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint6
       ++n;
     }
     mpfr_clear(r);
+    progress.finish();
     std::printf("%-15s %s: %zu finite inputs (%zu random, seed %llu, + edge cases): max |fast - exact| = %.3e "
                 "float32 ulp at x = %.9g\n", f.name, o->source, n, samples, static_cast<unsigned long long>(seed), worst,
                 worst_x);
@@ -327,6 +337,7 @@ int main(int argc, char** argv) {
   oc->add_option("--samples", oc_samples, "random inputs (edge cases are added)");
   oc->add_option("--seed", seed, "random seed");
   oc->add_option("--max-ulp", oc_limit, "exit 1 if the oracle is further than this (float32 ulp) from MPFR");
+  oc->add_flag("--quiet", quiet, "no progress line");
 
   accelmath::cli::QuantizeArgs qa;
   auto* quant = app.add_subcommand("quantize", "MX-quantize a .npy (float32, float16, or bfloat16 bits as uint16)");
@@ -393,7 +404,7 @@ int main(int argc, char** argv) {
   if (*sweep) return Sweep(sweep_op, sweep_all, threads, sample, seed, quiet, max_ulp, doc);
   if (*oc) {
     if (!sweep_all && !FindFunction(sweep_op)) return kBadInput;
-    return OracleCheck(sweep_op, sweep_all, oc_samples, seed, oc_limit);
+    return OracleCheck(sweep_op, sweep_all, oc_samples, seed, oc_limit, quiet);
   }
   if (*quant) return accelmath::cli::quantize_cmd(qa);
   if (*dequant) return accelmath::cli::dequantize_cmd(da);

@@ -20,6 +20,8 @@ const char* status_message(Status s) noexcept {
       return "a source or index array overlaps the destination";
     case Status::kInvalidArgument:
       return "an argument is outside its documented set of values";
+    case Status::kNullPointer:
+      return "a pointer argument is null while its element count is not zero";
   }
   return "unknown status";
 }

@@ -179,7 +179,8 @@ TEST(Contract, TwoArgumentFormUsesTheSourceLength) {
 
 TEST(Contract, StatusMessagesAreDistinct) {
   const Status all[] = {Status::kOk, Status::kBufferTooSmall, Status::kPartialOverlap, Status::kSizeMismatch,
-                        Status::kIndexOutOfRange, Status::kMisaligned, Status::kOverlap, Status::kInvalidArgument};
+                        Status::kIndexOutOfRange, Status::kMisaligned, Status::kOverlap, Status::kInvalidArgument,
+                        Status::kNullPointer};
   for (const Status a : all) {
     EXPECT_STRNE(accelmath::status_message(a), "unknown status");
     for (const Status b : all) {

@@ -2,9 +2,15 @@
  * the registry (accelmath/ops.def). A unary function f is
  *   int accelmath_<f>_f32(float* dst, const float* src, size_t n);
  * and a function of one input and two outputs (sincos, sincospi, fresnel)
- *   int accelmath_<f>_f32(float* dst1, float* dst2, const float* src, size_t n); Same contract and return codes as the C++ functions
- * (accelmath/math.h, accelmath/status.h): 0 = ok, 2 = partial overlap (1, buffer too small,
- * cannot happen here: one length). */
+ *   int accelmath_<f>_f32(float* dst1, float* dst2, const float* src, size_t n);
+ * Same contract as the C++ functions (accelmath/math.h), n elements of each array. Return codes
+ * (accelmath/status.h):
+ *   0  ok;
+ *   2  the arrays overlap without being the same buffer (in place, dst == src, is fine);
+ *   8  a pointer is NULL while n > 0 (n == 0 accepts NULL pointers: nothing is read or written);
+ *   1 (buffer too small) cannot happen here: one length.
+ * On a non-zero return nothing is written. n larger than an array it describes cannot be
+ * detected (undefined behaviour, as for any C function taking a pointer and a length). */
 #ifndef ACCELMATH_C_API_H_
 #define ACCELMATH_C_API_H_
 

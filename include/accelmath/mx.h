@@ -105,7 +105,10 @@ struct DequantizePlan {
 };
 
 // Validates every parameter (nothing is read or written), fills *plan and sets *workspace_size
-// (always 0: the work needs no scratch memory beyond the stack).
+// (always 0: the work needs no scratch memory beyond the stack). Enum-typed fields (dtypes) holding
+// a value that is not an enumerator are kErrParamInvalid. run re-checks a plan's fields (enums,
+// non-null pointers, extents) and refuses one that validation cannot have produced; the buffers
+// it points to must still be the ones validated.
 Error get_workspace_size(TensorView x, const QuantizeOptions& options, MutableTensorView y,
                          MutableTensorView mxscale, uint64_t* workspace_size, QuantizePlan* plan);
 Error run(void* workspace, uint64_t workspace_size, const QuantizePlan& plan);
@@ -118,10 +121,12 @@ Error run(void* workspace, uint64_t workspace_size, const DequantizePlan& plan);
 Error dequantize(TensorView y, TensorView mxscale, MutableTensorView x, const DequantizeOptions& options = {});
 
 // The mxscale shape for x's shape: x's dims with dim[axis] = ceil(ceil(dim / blocksize) / 2),
-// then a last dim of 2. Empty when axis or blocksize is invalid.
+// then a last dim of 2. Empty when the rank is not in [1, 7], axis or blocksize is invalid (as
+// get_workspace_size checks them) or a dim is negative; computed without overflow for any dims.
 std::span<const int64_t> scale_shape(std::span<const int64_t> x_shape, int64_t axis, int64_t blocksize,
                                      int64_t (&storage)[8]) noexcept;
-// Bytes that `count` elements of `type` occupy (packed for FP4/FP6); 0 for an unknown type.
+// Bytes that `count` elements of `type` occupy (packed for FP4/FP6); 0 for an unknown type, and
+// 0 when the byte count does not fit in uint64_t (float16/bfloat16 from 2^63, float32 from 2^62).
 uint64_t storage_bytes(DType type, uint64_t count) noexcept;
 // "e4m3", "e5m2", "e2m1", "e1m2", "e3m2", "e2m3", "e8m0", "float32", "float16", "bfloat16", "uint8".
 const char* dtype_name(DType type) noexcept;
@@ -134,12 +139,14 @@ bool parse_round_mode(const char* name, RoundMode* mode) noexcept;
 // rounding of x in `mode`, subnormals kept, finite overflow and +-Inf saturate to +-max normal, a
 // negative x that rounds to zero gives -0. NaN gives the format's NaN with x's sign (E4M3FN
 // S.1111.111, E5M2 S.11111.10) and +0 in FP4/FP6, which have none. E8M0 is not an element type:
-// a type that is not one of the six element types gives 0 (the array form reports an error).
+// a type that is not one of the six element types, or a mode that is not one of RoundMode's three,
+// gives 0 (the array form reports an error).
 uint8_t encode(float x, DType type, RoundMode mode = RoundMode::kRint) noexcept;
 // Exact value of an element code (E4M3FN 0x7F/0xFF and E5M2 NaN codes give NaN, E5M2 0x7C/0xFC
 // give +-Inf) or of an E8M0 code (2^(code - 127); 0xFF gives NaN).
 float decode(uint8_t code, DType type) noexcept;
-// The same over arrays, one code per byte (unpacked), with the SIMD kernels. Sizes must match.
+// The same over arrays, one code per byte (unpacked), with the SIMD kernels. Sizes must match;
+// a type or mode outside its enumeration is kErrParamInvalid (nothing written).
 Error encode(std::span<const float> x, std::span<uint8_t> codes, DType type, RoundMode mode = RoundMode::kRint);
 Error decode(std::span<const uint8_t> codes, std::span<float> x, DType type);
 
@@ -150,7 +157,7 @@ Error decode(std::span<const uint8_t> codes, std::span<float> x, DType type);
 // (ggml rounds them toward the smaller magnitude) and on NaN/Inf blocks: docs/mx.md.
 inline constexpr size_t kGgmlMxfp4BlockElems = 32;
 inline constexpr size_t kGgmlMxfp4BlockBytes = 17;
-// x.size() must be a multiple of 32 and blocks.size() == x.size() / 32 * 17.
+// x.size() must be a multiple of 32 and blocks.size() == x.size() / 32 * 17; mode one of RoundMode's.
 Error to_ggml_mxfp4(std::span<const float> x, std::span<uint8_t> blocks, RoundMode mode = RoundMode::kRint);
 // The inverse, as ggml's dequantize_row_mxfp4 (value * 2^(e - 127)) except that e = 0xFF gives
 // NaN (ggml reads it as 2^127); sizes as above.

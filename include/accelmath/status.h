@@ -20,6 +20,8 @@ enum class Status : int {
   kOverlap = 6,
   // An enumeration argument has a value outside its documented set (e.g. an atomic Mode).
   kInvalidArgument = 7,
+  // A pointer argument is null while its element count is not zero (the C ABI, accelmath/c_api.h).
+  kNullPointer = 8,
 };
 
 // A short English sentence describing `s`, e.g. for error messages.

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #define ACCELMATH_HD __host__ __device__ __forceinline__
@@ -108,18 +109,24 @@ ACCELMATH_HD Vec<double> PromoteTo(D<double>, Vec<float> v) { return Vec<double>
 // Round to nearest even, like cvtpd2ps / fcvtn.
 ACCELMATH_HD Vec<float> DemoteTo(D<float>, Vec<double> v) { return Vec<float>{static_cast<float>(v.raw)}; }
 
-// ---- arithmetic (float and double) ---------------------------------------------------------
+// ---- arithmetic (float and double; integer lanes wrap modulo 2^bits, as SIMD lanes do) -------
+// Integer lanes compute in uint64_t and convert back (modular since C++20): signed overflow in the
+// lane type itself would be undefined behaviour (kernels rely on the wrap, e.g. ExpF's exponent
+// difference in lanes whose result is then discarded).
 template <typename T>
 ACCELMATH_HD Vec<T> Add(Vec<T> a, Vec<T> b) {
-  return Vec<T>{T(a.raw + b.raw)};
+  if constexpr (std::is_integral_v<T>) return Vec<T>{T(uint64_t(a.raw) + uint64_t(b.raw))};
+  else return Vec<T>{T(a.raw + b.raw)};
 }
 template <typename T>
 ACCELMATH_HD Vec<T> Sub(Vec<T> a, Vec<T> b) {
-  return Vec<T>{T(a.raw - b.raw)};
+  if constexpr (std::is_integral_v<T>) return Vec<T>{T(uint64_t(a.raw) - uint64_t(b.raw))};
+  else return Vec<T>{T(a.raw - b.raw)};
 }
 template <typename T>
 ACCELMATH_HD Vec<T> Mul(Vec<T> a, Vec<T> b) {
-  return Vec<T>{T(a.raw * b.raw)};
+  if constexpr (std::is_integral_v<T>) return Vec<T>{T(uint64_t(a.raw) * uint64_t(b.raw))};
+  else return Vec<T>{T(a.raw * b.raw)};
 }
 template <typename T>
 ACCELMATH_HD Vec<T> Div(Vec<T> a, Vec<T> b) {
@@ -146,7 +153,8 @@ ACCELMATH_HD Vec<float> Sqrt(Vec<float> a) { return Vec<float>{::sqrtf(a.raw)}; 
 ACCELMATH_HD Vec<double> Sqrt(Vec<double> a) { return Vec<double>{::sqrt(a.raw)}; }
 template <typename T>
 ACCELMATH_HD Vec<T> Neg(Vec<T> a) {
-  return Vec<T>{-a.raw};
+  if constexpr (std::is_integral_v<T>) return Vec<T>{T(uint64_t(0) - uint64_t(a.raw))};
+  else return Vec<T>{-a.raw};
 }
 // Clears the sign bit (also of -0 and NaN), like Highway.
 ACCELMATH_HD Vec<float> Abs(Vec<float> a) { return Vec<float>{::fabsf(a.raw)}; }

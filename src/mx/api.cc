@@ -26,6 +26,10 @@ bool IsElem(DType t) {
   }
 }
 bool IsFloat(DType t) { return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16; }
+// A RoundMode / ScaleAlg holding one of its enumerators (a cast from a wider integer may not).
+bool IsMode(RoundMode m) { return m == RoundMode::kRint || m == RoundMode::kRound || m == RoundMode::kFloor; }
+bool IsAlg(ScaleAlg a) { return static_cast<int64_t>(a) >= 0 && static_cast<int64_t>(a) <= 3; }
+std::string ModeText(RoundMode m) { return std::to_string(static_cast<int32_t>(m)); }
 int ElemBits(DType t) {
   switch (t) {
     case DType::kFloat4E2M1: case DType::kFloat4E1M2: return 4;
@@ -45,6 +49,8 @@ std::string ShapeText(std::span<const int64_t> s) {
   return out + "]";
 }
 
+bool ValidBlocksize(int64_t blocksize) { return blocksize >= 32 && blocksize <= 1024 && blocksize % 32 == 0; }
+
 // Shared checks of the element tensor's shape, axis and blocksize (quantize's x, dequantize's y).
 Error CheckLayout(const char* name, std::span<const int64_t> shape, DType elem, int64_t axis, int64_t blocksize) {
   if (shape.empty() || shape.size() > 7) {
@@ -57,7 +63,7 @@ Error CheckLayout(const char* name, std::span<const int64_t> shape, DType elem, 
       return Fail(kErrParamInvalid, name, "shape " + ShapeText(shape) + " has more than 2^60 elements");
     }
   }
-  if (blocksize <= 0 || blocksize > 1024 || blocksize % 32 != 0) {
+  if (!ValidBlocksize(blocksize)) {
     return Fail(kErrParamInvalid, "blocksize", std::to_string(blocksize) + " is not a multiple of 32 in [32, 1024]");
   }
   const int64_t rank = static_cast<int64_t>(shape.size());
@@ -117,14 +123,42 @@ int PickThreads(int requested, int64_t n, int64_t units) {
   return static_cast<int>(std::min<int64_t>(t, units));
 }
 
+// Splits the blocks into p.threads ranges. When the system refuses a thread (std::system_error)
+// or memory for the pool, the ranges not handed out run on the calling thread: same result.
 template <class Plan, class Fn>
 void RunThreads(const Plan& p, int64_t units, Fn fn) {
   if (p.threads <= 1) return fn(p, 0, units);
-  std::vector<std::thread> pool;
   const int64_t t = p.threads;
-  for (int64_t k = 1; k < t; ++k) pool.emplace_back(fn, std::cref(p), units * k / t, units * (k + 1) / t);
-  fn(p, 0, units / t);
+  auto bound = [&](int64_t k) { return static_cast<int64_t>(static_cast<__int128>(units) * k / t); };  // no overflow
+  std::vector<std::thread> pool;
+  int64_t k = 1;
+  try {
+    pool.reserve(static_cast<size_t>(t - 1));
+    for (; k < t; ++k) pool.emplace_back(fn, std::cref(p), bound(k), bound(k + 1));
+  } catch (...) {
+    // fewer threads than planned; k is the first range not started
+  }
+  fn(p, 0, bound(1));
+  if (k < t) fn(p, bound(k), units);
   for (auto& th : pool) th.join();
+}
+
+// A plan edited by hand (its fields are public) must not reach the kernels with values that
+// validation never produces: out-of-range enumerators, null pointers, non-positive or
+// overflowing extents. (Pointers to too-small buffers cannot be detected.)
+bool PlanDims(int64_t pre, int64_t dim, int64_t post, int64_t blocksize, int threads) {
+  int64_t n;
+  return pre > 0 && dim > 0 && post > 0 && ValidBlocksize(blocksize) && threads >= 1 &&
+         !__builtin_mul_overflow(pre, dim, &n) && !__builtin_mul_overflow(n, post, &n) && n <= (int64_t{1} << 60);
+}
+bool PlanLooksValid(const QuantizePlan& p) {
+  return p.x && p.y && p.scale && IsFloat(p.x_type) && IsElem(p.dst_type) && IsMode(p.round) && IsAlg(p.alg) &&
+         (ElemBits(p.dst_type) != 8 || p.round == RoundMode::kRint) &&
+         (p.alg != ScaleAlg::kRceil || ElemBits(p.dst_type) == 8) && PlanDims(p.pre, p.dim, p.post, p.blocksize, p.threads);
+}
+bool PlanLooksValid(const DequantizePlan& p) {
+  return p.y && p.scale && p.x && IsElem(p.elem_type) && IsFloat(p.x_type) &&
+         PlanDims(p.pre, p.dim, p.post, p.blocksize, p.threads);
 }
 
 template <ElemFormat F>
@@ -188,18 +222,27 @@ bool parse_round_mode(const char* name, RoundMode* mode) noexcept {
 std::span<const int64_t> scale_shape(std::span<const int64_t> x_shape, int64_t axis, int64_t blocksize,
                                      int64_t (&storage)[8]) noexcept {
   const int64_t rank = static_cast<int64_t>(x_shape.size());
-  if (rank < 1 || rank > 7 || axis < -rank || axis >= rank || blocksize <= 0) return {};
+  if (rank < 1 || rank > 7 || axis < -rank || axis >= rank || !ValidBlocksize(blocksize)) return {};
+  for (int64_t d : x_shape) {
+    if (d < 0) return {};
+  }
   const int64_t a = axis < 0 ? axis + rank : axis;
   for (int64_t i = 0; i < rank; ++i) storage[i] = x_shape[i];
-  const int64_t nb = (x_shape[a] + blocksize - 1) / blocksize;
-  storage[a] = (nb + 1) / 2;
+  // ceil(ceil(d / blocksize) / 2) without forming d + blocksize - 1 (d may be INT64_MAX).
+  const int64_t d = x_shape[a];
+  const int64_t nb = d / blocksize + (d % blocksize != 0 ? 1 : 0);
+  storage[a] = nb / 2 + nb % 2;
   storage[rank] = 2;
   return {storage, static_cast<size_t>(rank + 1)};
 }
 
 uint64_t storage_bytes(DType t, uint64_t count) noexcept {
-  if (IsElem(t)) return count * static_cast<uint64_t>(ElemBits(t)) / 8;
-  if (IsFloat(t)) return count * FloatBytes(t);
+  // count / 8 * bits + the rest: never more than count bytes, so no overflow.
+  if (IsElem(t)) return count / 8 * static_cast<uint64_t>(ElemBits(t)) + count % 8 * static_cast<uint64_t>(ElemBits(t)) / 8;
+  if (IsFloat(t)) {
+    uint64_t bytes;
+    return __builtin_mul_overflow(count, FloatBytes(t), &bytes) ? 0 : bytes;
+  }
   if (t == DType::kUInt8 || t == DType::kFloat8E8M0) return count;
   return 0;
 }
@@ -263,6 +306,7 @@ Error get_workspace_size(TensorView x, const QuantizeOptions& o, MutableTensorVi
 
 Error run(void* /*workspace*/, uint64_t /*workspace_size*/, const QuantizePlan& plan) {
   if (!plan.valid) return Fail(kErrParamInvalid, "plan", "was not filled by a successful get_workspace_size");
+  if (!PlanLooksValid(plan)) return Fail(kErrParamInvalid, "plan", "has fields that get_workspace_size cannot have set");
   RunThreads(plan, plan.pre * ((plan.dim + plan.blocksize - 1) / plan.blocksize), detail::QuantizeBlocks);
   return {};
 }
@@ -312,6 +356,7 @@ Error get_workspace_size(TensorView y, TensorView mxscale, const DequantizeOptio
 
 Error run(void* /*workspace*/, uint64_t /*workspace_size*/, const DequantizePlan& plan) {
   if (!plan.valid) return Fail(kErrParamInvalid, "plan", "was not filled by a successful get_workspace_size");
+  if (!PlanLooksValid(plan)) return Fail(kErrParamInvalid, "plan", "has fields that get_workspace_size cannot have set");
   RunThreads(plan, plan.pre * ((plan.dim + plan.blocksize - 1) / plan.blocksize), detail::DequantizeBlocks);
   return {};
 }
@@ -325,6 +370,7 @@ Error dequantize(TensorView y, TensorView mxscale, MutableTensorView x, const De
 
 // ---- codecs -------------------------------------------------------------------------------------
 uint8_t encode(float x, DType type, RoundMode mode) noexcept {
+  if (!IsMode(mode)) return 0;
   switch (type) {
     case DType::kFloat8E4M3FN: return EncodeOne<kE4M3>(x, mode);
     case DType::kFloat8E5M2: return EncodeOne<kE5M2>(x, mode);
@@ -356,6 +402,7 @@ float decode(uint8_t code, DType type) noexcept {
 
 Error encode(std::span<const float> x, std::span<uint8_t> codes, DType type, RoundMode mode) {
   if (!IsElem(type)) return Fail(kErrParamInvalid, "type", std::string(dtype_name(type)) + " is not an MX element type");
+  if (!IsMode(mode)) return Fail(kErrParamInvalid, "mode", ModeText(mode) + " is not a RoundMode (0 rint, 1 round, 2 floor)");
   if (codes.size() != x.size()) return Fail(kErrParamInvalid, "codes", "size " + std::to_string(codes.size()) + " is not x's " + std::to_string(x.size()));
   if (Overlap(x.data(), x.size_bytes(), codes.data(), codes.size())) return Fail(kErrParamInvalid, "codes", "overlaps x");
   if (!x.empty()) detail::EncodeArray(x.data(), x.size(), codes.data(), type, mode);
@@ -373,6 +420,7 @@ Error decode(std::span<const uint8_t> codes, std::span<float> x, DType type) {
 // ---- ggml MXFP4 ----------------------------------------------------------------------------------
 Error to_ggml_mxfp4(std::span<const float> x, std::span<uint8_t> blocks, RoundMode mode) {
   const size_t nblk = x.size() / kGgmlMxfp4BlockElems;
+  if (!IsMode(mode)) return Fail(kErrParamInvalid, "mode", ModeText(mode) + " is not a RoundMode (0 rint, 1 round, 2 floor)");
   if (x.empty() || x.size() % kGgmlMxfp4BlockElems != 0) {
     return Fail(kErrParamInvalid, "x", "size " + std::to_string(x.size()) + " is not a positive multiple of 32");
   }

@@ -160,5 +160,33 @@ check(rc == 0 and out.count("-> PASS") == 7, "atomic-sweep --sample: every type 
 rc, _, err = run("atomic-sweep", "--dtype", "float")
 check(rc == 2 and "--sample" in err, "atomic-sweep of float without --sample: exit 2")
 
+# Hostile input to atomic-table --check and atomic-sweep: exit 2 and one line naming the file or
+# option, or (CRLF line ends, a refused thread) the same result as without.
+with tempfile.TemporaryDirectory() as tmp:
+    usage = lambda args, words, what, **kw: cli_util.check_usage_error(EXE, args, words, what, **kw)
+    crlf = os.path.join(tmp, "crlf.csv")
+    with open(crlf, "w", newline="") as f:
+        f.write("\r\n".join(published) + "\r\n")
+    rc, out, err = run("atomic-table", "--dtype", "half", "--check", crlf)
+    check(rc == 0 and "336 checks" in out and "0 different -> PASS" in out,
+          f"--check reads CRLF line ends as the published table (was 'the first line is not the header'): {err.strip()}")
+    usage(["atomic-table", "--check", tmp], [tmp, "directory"], "--check a directory says so")
+    usage(["atomic-table", "--check", "/dev/zero"], ["/dev/zero", "regular file"],
+          "--check /dev/zero is refused at once (it read forever)", timeout=20, mem=1 << 30)
+    usage(["atomic-sweep", "--sample", "-1", "--quiet"], ["--sample", "'-1'", "4294967296"],
+          "atomic-sweep --sample -1 is refused (it printed PASS after 65,536 pairs)")
+    usage(["atomic-sweep", "--sample", "18446744073709551615", "--quiet"], ["--sample", "4294967296"],
+          "atomic-sweep --sample 2^64 - 1 is refused with its bound")
+    args = ["atomic-sweep", "--dtype", "int16", "--sample", "300000", "--seed", "3", "--quiet"]
+    rc0, want, _ = run(*args, "--threads", "2")
+    rc, got, err = cli_util.run_limited(EXE, *args, "--threads", "100", nproc=12)
+    lines = err.strip().splitlines()
+    strip_time = lambda s: [l.split(" (")[0] for l in s.splitlines()]
+    if rc == "skip":
+        print("skip  atomic-sweep under a process limit: the tool cannot run as user nobody here")
+    else:
+        check(rc == rc0 == 0 and strip_time(got) == strip_time(want) and len(lines) == 1 and "--threads 100" in lines[0],
+              f"atomic-sweep --threads 100 under a process limit: exit {rc} (was an abort), same result, one note: {lines[:3]}")
+
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

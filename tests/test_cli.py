@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of the accelmath CLI's file handling (run, verify). Usage: test_cli.py ACCELMATH."""
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -161,6 +162,184 @@ with tempfile.TemporaryDirectory() as d:
     check(rc == 2, "verify rejects a missing file")
     rc, _, _ = run("verify", "--golden", P("golden.npy"))
     check(rc == 2, "verify without --actual is a usage error")
+
+# Hostile input never crashes the tool, corrupts a result or loses a file: each crafted file or
+# output path below is refused with exit 2 and one line naming the problem, and every output path
+# keeps what it held (check_refused prepares the outputs with known content and compares).
+with tempfile.TemporaryDirectory() as d:
+    P = lambda name: os.path.join(d, name)
+    refused = lambda args, word, what, watch=(), timeout=60: cli_util.check_refused(EXE, args, word, what, watch, timeout)
+
+    def keep(*names):
+        for n in names:
+            open(P(n), "wb").write(b"old content of " + n.encode())
+        return [P(n) for n in names]
+
+    def craft(name, header, data=b"", major=1):
+        open(P(name), "wb").write(cli_util.npy_bytes(header, data, major))
+        return P(name)
+
+    x = np.linspace(0.05, 0.95, 12, dtype=np.float32)
+    good = P("good.npy")
+    np.save(good, x)
+    rc, _, _ = run("run", "--op", "ndtri", "--in", good, "--out", P("ref.npy"))
+    ref = np.load(P("ref.npy"))
+    hdr = lambda shape, descr="<f4": "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+
+    # 1. Sizes: every computation on the header is overflow-checked, and the data must fill the
+    # rest of the file exactly, before anything is allocated.
+    out = keep("o1.npy")
+    craft("wrap64.npy", hdr("(4294967296, 4294967296)"))
+    refused(["run", "--op", "ndtri", "--in", P("wrap64.npy"), "--out", out[0]], "too large",
+            "run refuses shape (2^32, 2^32) with no data (the element count wraps to 0)", out)
+    refused(["verify", "--golden", P("wrap64.npy"), "--actual", P("wrap64.npy")], "too large",
+            "verify refuses two files of shape (2^32, 2^32), not 'PASS, elements: 0'")
+    craft("digits.npy", hdr("(18446744073709551619,)"), x[:3].tobytes())
+    refused(["run", "--op", "ndtri", "--in", P("digits.npy"), "--out", out[0]], "too large",
+            "run refuses shape (2^64 + 3,) (its digits wrap to (3,))", out)
+    craft("e62.npy", hdr("(%d,)" % 2**62))
+    refused(["run", "--op", "ndtri", "--in", P("e62.npy"), "--out", out[0]], "too large",
+            "run refuses shape (2^62,) of float32 (2^64 bytes wrap to 0), no std::length_error abort", out)
+    craft("e60.npy", hdr("(%d,)" % 2**60))
+    refused(["run", "--op", "ndtri", "--in", P("e60.npy"), "--out", out[0]], "truncated",
+            "run refuses shape (2^60,) with no data as truncated, before allocating 2^62 bytes", out)
+    open(P("tail.npy"), "wb").write(open(good, "rb").read() + b"\0\0\0\0")
+    refused(["run", "--op", "ndtri", "--in", P("tail.npy"), "--out", out[0]], "after the data",
+            "run refuses bytes after the data", out)
+
+    # 2. Only regular files are read: a directory, /dev/zero (endless) and a FIFO (no writer) are refused at once.
+    os.mkdir(P("adir.npy"))
+    refused(["run", "--op", "ndtri", "--in", P("adir.npy"), "--out", out[0]], "directory",
+            "run --in a directory is refused (not an uncaught ios_base::failure)", out)
+    refused(["verify", "--golden", P("adir.npy"), "--actual", good], "directory", "verify --golden a directory is refused")
+    refused(["verify", "--golden", good, "--actual", P("adir.npy")], "directory", "verify --actual a directory is refused")
+    refused(["run", "--op", "ndtri", "--in", "/dev/zero", "--out", out[0]], "regular file",
+            "run --in /dev/zero is refused, not read forever", out, timeout=5)
+    os.mkfifo(P("fifo.npy"))
+    refused(["run", "--op", "ndtri", "--in", P("fifo.npy"), "--out", out[0]], "regular file",
+            "run --in a FIFO without a writer is refused, not waited on", out, timeout=5)
+
+    # 3. The header is parsed as strictly as NumPy does; big-endian data is named as such.
+    data3 = x[:12].tobytes()
+    for name, header, word in [
+            ("sp.npy", hdr("(3 4)"), "shape (3 4)"),
+            ("key.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (12,), 'extra': 1, }", "unknown key 'extra'"),
+            ("int.npy", hdr("(12)"), "not a tuple"),
+            ("neg.npy", hdr("(-12,)"), "negative"),
+            ("twice.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (12,), 'shape': (12,), }", "twice"),
+            ("noshape.npy", "{'descr': '<f4', 'fortran_order': False, }", "no 'shape'"),
+            ("comma.npy", "{'descr': '<f4' 'fortran_order': False, 'shape': (12,), }", "expected ','"),
+            ("after.npy", hdr("(12,)") + " x", "after the closing"),
+            ("nodict.npy", "('<f4', False, (12,))", "not a dict"),
+            ("f3.npy", hdr("(12,)", "<f3"), "unsupported dtype"),
+    ]:
+        craft(name, header, data3)
+        refused(["run", "--op", "ndtri", "--in", P(name), "--out", out[0]], word, f"run refuses the header {header!r}", out)
+    craft("be.npy", hdr("(12,)", ">f4"), x.astype(">f4").tobytes())
+    refused(["run", "--op", "ndtri", "--in", P("be.npy"), "--out", out[0]], "big-endian", "run names big-endian '>f4' as such", out)
+    refused(["verify", "--golden", P("be.npy"), "--actual", P("be.npy")], "big-endian",
+            "verify names big-endian '>f4' as such (not 'not a floating-point type')")
+    # ... and what NumPy accepts stays accepted: any key order, no trailing comma or spaces,
+    # "(12, )", format versions 2.0 and 3.0.
+    for name, header, major in [
+            ("tight.npy", "{'descr':'<f4','fortran_order':False,'shape':(12,)}", 1),
+            ("order.npy", "{'shape': (12, ), 'fortran_order': False, 'descr': '<f4'}", 1),
+            ("v2.npy", hdr("(12,)"), 2),
+            ("v3.npy", hdr("(3,4,)"), 3),
+    ]:
+        craft(name, header, data3, major)
+        rc, _, err = run("run", "--op", "ndtri", "--in", P(name), "--out", P("acc.npy"))
+        check(rc == 0 and np.array_equal(np.load(P("acc.npy")).ravel(), ref), f"run accepts the header {header!r} (v{major}): {err.strip()}")
+
+    # 4. Outputs: the temporary has an unpredictable name and is created exclusively, so a link
+    # planted under the old name (OUT.tmp.<pid>) is not followed ...
+    open(P("victim.txt"), "wb").write(b"precious")
+    rc = subprocess.run(["sh", "-c", 'ln -s "$1" "$2.tmp.$$" && exec "$3" run --op ndtri --in "$4" --out "$2"', "sh",
+                         P("victim.txt"), P("linked.npy"), EXE, good]).returncode
+    check(rc == 0 and open(P("victim.txt"), "rb").read() == b"precious" and not os.path.islink(P("linked.npy"))
+          and np.array_equal(np.load(P("linked.npy")), ref),
+          f"run: a symlink planted at OUT.tmp.<pid> is not followed (exit {rc}), the output is right")
+    for f in os.listdir(d):
+        if ".tmp." in f:
+            os.remove(P(f))
+    # ... and a set of outputs is checked up front and written all or nothing.
+    outs = keep("s1.npy")
+    refused(["run", "--op", "sincos", "--in", good, "--out", outs[0], "--out", P("no_dir/c.npy")], "does not exist",
+            "run sincos: second --out in a missing folder, the first --out keeps its old content", outs)
+    outs = keep("s1.npy")  # (afresh: an old build may have removed it)
+    refused(["run", "--op", "fresnel", "--in", good, "--out", outs[0], "--out", P("adir.npy")], "directory",
+            "run fresnel: second --out a directory, the first --out keeps its old content", outs + [P("adir.npy")])
+    outs = keep("s1.npy")  # (afresh: an old build may have removed it)
+    refused(["run", "--op", "sincos", "--in", good, "--out", outs[0], "--out", os.path.join(d, ".", "s1.npy")], "same file",
+            "run sincos: the two --out spelled differently but the same file", outs)
+    outs = keep("s1.npy")  # (afresh: an old build may have removed it)
+    os.link(outs[0], P("s1_hard.npy"))
+    refused(["run", "--op", "sincos", "--in", good, "--out", outs[0], "--out", P("s1_hard.npy")], "same file",
+            "run sincos: the second --out a hard link of the first", outs)
+    os.mkfifo(P("fifo_out.npy"))
+    refused(["run", "--op", "ndtri", "--in", good, "--out", P("fifo_out.npy")], "regular file",
+            "run --out a FIFO is refused, the FIFO stays", [P("fifo_out.npy")])
+    outs = keep("s1.npy")  # (afresh: an old build may have removed it)
+    refused(["run", "--op", "sincos", "--in", P("e62.npy"), "--out", outs[0], "--out", P("no_dir/c.npy")], "does not exist",
+            "run: the outputs are checked before the input is read", outs)
+
+    # 5. Empty arrays: run gives empty outputs of the same shape; verify has nothing to compare.
+    np.save(P("empty.npy"), np.zeros((0,), np.float32))
+    rc, _, err = run("run", "--op", "sincos", "--in", P("empty.npy"), "--out", P("e1.npy"), "--out", P("e2.npy"))
+    check(rc == 0 and all(np.load(P(n)).shape == (0,) and np.load(P(n)).dtype == np.float32 for n in ("e1.npy", "e2.npy")),
+          f"run sincos on shape (0,): two empty outputs {err.strip()}")
+    refused(["verify", "--golden", P("empty.npy"), "--actual", P("empty.npy")], "empty",
+            "verify on two empty arrays: an error (nothing to compare), not a PASS")
+
+# Option values and usage (hostile input): each refused with exit 2 and one line on stderr that
+# names the option (or word) and the rule, before any work; and no crash when the system refuses a
+# thread or stdout cannot be written.
+with tempfile.TemporaryDirectory() as d:
+    P = lambda name: os.path.join(d, name)
+    usage = lambda args, words, what, **kw: cli_util.check_usage_error(EXE, args, words, what, **kw)
+    np.save(P("g.npy"), np.linspace(0.1, 0.9, 64, dtype=np.float32))
+    # Counts: CLI11 alone reads "-1" as 2^64 - 1 (a sweep that grows memory without end); each count
+    # has an upper bound, named in the message.
+    usage(["sweep", "ndtri", "--sample", "-1", "--quiet"], ["--sample", "'-1'", "100000000"],
+          "sweep --sample -1 is refused (it grew memory without bound)")
+    usage(["sweep", "ndtri", "--sample", "1000000000000", "--quiet"], ["--sample", "100000000"],
+          "sweep --sample 1e12 is refused with its bound (it aborted with std::bad_alloc)")
+    usage(["oracle-check", "ndtri", "--samples", "-5", "--quiet"], ["--samples", "'-5'", "100000000"],
+          "oracle-check --samples -5 is refused (it grew memory without bound)")
+    usage(["verify", "--golden", P("g.npy"), "--actual", P("g.npy"), "--show", "-1"], ["--show", "'-1'"],
+          "verify --show -1 is refused")
+    rc, so, _ = run("sweep", "--help")
+    check(rc == 0 and "100000000" in so, "sweep --help states the --sample bound")
+    # Tolerances: out of range or NaN is refused, not replaced by the default or a switched-off check.
+    for opt, value in [("--atol", "-5"), ("--atol", "nan"), ("--rtol", "-1"), ("--rtol", "inf"),
+                       ("--max-error-ratio", "2"), ("--max-error-ratio", "nan"), ("--threshold", "nan")]:
+        usage(["verify", "--golden", P("g.npy"), "--actual", P("g.npy"), opt, value], [opt, value],
+              f"verify {opt} {value} is refused (it was replaced by the default or accepted)")
+    for cmd in (["sweep", "ndtri", "--sample", "100"], ["oracle-check", "ndtri", "--samples", "100"]):
+        for value in ("nan", "-1"):
+            usage([*cmd, "--quiet", "--max-ulp", value], ["--max-ulp", value], f"{cmd[0]} --max-ulp {value} is refused")
+    # Subcommands: an unknown word is named, and the subcommands listed.
+    usage(["frobnicate", "--x"], ["'frobnicate'", "quantize", "atomic-sweep"],
+          "an unknown subcommand is named and the subcommands listed (was 'A subcommand is required')")
+    usage([], ["subcommand", "quantize"], "no subcommand: one line listing them")
+    # stdout that cannot be written: not a silent exit 0.
+    rc, _, err = cli_util.run_limited(EXE, "list", stdout="/dev/full")
+    lines = err.strip().splitlines()
+    check(rc == 2 and len(lines) == 1 and "stdout" in lines[0], f"list > /dev/full: exit {rc} (exit 0 before the fix), {lines}")
+    rc, _, err = cli_util.run_limited(EXE, "sweep", "--help", stdout="/dev/full")
+    check(rc == 2 and len(err.strip().splitlines()) == 1, f"sweep --help > /dev/full: exit {rc}, one line")
+    # A thread the system refuses (a process limit): the sweep continues on fewer threads with the
+    # same result and says so in one line, not an abort on std::system_error.
+    args = ["sweep", "exp", "--sample", "200000", "--seed", "4", "--quiet"]
+    rc0, want, _ = run(*args, "--threads", "2")
+    rc, got, err = cli_util.run_limited(EXE, *args, "--threads", "200", nproc=12, timeout=120)
+    lines = err.strip().splitlines()
+    strip_time = lambda s: [l.split(" (")[0] if " inputs (" in l else l for l in s.splitlines()]
+    if rc == "skip":
+        print("skip  sweep under a process limit: the tool cannot run as user nobody here")
+    else:
+        check(rc == rc0 == 0 and strip_time(got) == strip_time(want) and len(lines) == 1 and "--threads 200" in lines[0],
+              f"sweep --threads 200 under a process limit: exit {rc}, same result, one note: {lines[:3]}")
 
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

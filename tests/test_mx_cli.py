@@ -118,5 +118,110 @@ with tempfile.TemporaryDirectory() as d:
     rc, _, err = run("quantize", "--in", P("i.npy"), "--dst", "e4m3", "--out-y", P("n.npy"), "--out-scale", P("n2.npy"))
     check(rc == 2 and "dtype" in err, f"int32 input refused: {err.strip()}")
 
+# Hostile input never crashes the tool, corrupts a result or loses a file: exit 2, one line naming
+# the problem, and both outputs keep what they held (prepared here with known content).
+with tempfile.TemporaryDirectory() as d:
+    P = lambda name: os.path.join(d, name)
+    refused = lambda args, word, what, watch=(): cli_util.check_refused(EXE, args, word, what, watch)
+
+    def keep(*names):
+        for n in names:
+            open(P(n), "wb").write(b"old content of " + n.encode())
+        return [P(n) for n in names]
+
+    np.save(P("x.npy"), np.random.default_rng(4).standard_normal((4, 64)).astype(np.float32))
+    rc, _, _ = run("quantize", "--in", P("x.npy"), "--dst", "e4m3", "--out-y", P("y.npy"), "--out-scale", P("s.npy"))
+    check(rc == 0, "quantize a good input")
+    q = lambda *extra, y=P("qy.npy"), s=P("qs.npy"): ["quantize", "--in", P("x.npy"), "--dst", "e4m3", *extra, "--out-y", y, "--out-scale", s]
+
+    # sizes: 2^62 float32 elements are 2^64 bytes (wrapping to 0), refused before any allocation
+    open(P("e62.npy"), "wb").write(cli_util.npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % 2**62))
+    outs = keep("qy.npy", "qs.npy")
+    refused(["quantize", "--in", P("e62.npy"), "--dst", "e4m3", "--out-y", outs[0], "--out-scale", outs[1]], "too large",
+            "quantize refuses shape (2^62,) of float32 (no std::bad_alloc abort)", outs)
+    # directories as inputs
+    os.mkdir(P("adir"))
+    refused(["quantize", "--in", P("adir"), "--dst", "e4m3", "--out-y", outs[0], "--out-scale", outs[1]], "directory",
+            "quantize --in a directory", outs)
+    outs = keep("dq.npy")
+    refused(["dequantize", "--y", P("adir"), "--scale", P("s.npy"), "--dst", "e4m3", "--out", outs[0]], "directory",
+            "dequantize --y a directory", outs)
+    refused(["dequantize", "--y", P("y.npy"), "--scale", P("adir"), "--dst", "e4m3", "--out", outs[0]], "directory",
+            "dequantize --scale a directory", outs)
+    # the two outputs: checked up front, written together or not at all
+    outs = keep("qy.npy", "qs.npy")
+    refused(q(s=P("no_dir/s.npy")), "does not exist", "quantize --out-scale in a missing folder: --out-y keeps its old content", outs)
+    outs = keep("qy.npy", "qs.npy")
+    refused(q(s=P("adir")), "directory", "quantize --out-scale a directory: --out-y keeps its old content", outs + [P("adir")])
+    outs = keep("qy.npy", "qs.npy")
+    refused(q(y=P("qy.npy"), s=P("qy.npy")), "same file", "quantize with --out-y and --out-scale the same file", outs)
+    outs = keep("qy.npy", "qs.npy")
+    refused(q(y=P("qy.npy"), s=os.path.join(d, "adir", "..", "qy.npy")), "same file",
+            "quantize with --out-y and --out-scale the same file, spelled differently", outs)
+    refused(["dequantize", "--y", P("y.npy"), "--scale", P("s.npy"), "--dst", "e4m3", "--out", P("adir")], "directory",
+            "dequantize --out a directory", [P("adir")])
+    # empty arrays: nothing to quantize or dequantize
+    np.save(P("empty.npy"), np.zeros((0, 64), np.float32))
+    refused(["quantize", "--in", P("empty.npy"), "--dst", "e4m3", "--out-y", outs[0], "--out-scale", outs[1]], "empty",
+            "quantize on shape (0, 64): a clear error", outs)
+    np.save(P("ey.npy"), np.zeros((0, 64), np.uint8))
+    outs = keep("dq.npy")
+    refused(["dequantize", "--y", P("ey.npy"), "--scale", P("s.npy"), "--dst", "e4m3", "--out", outs[0]], "empty",
+            "dequantize on shape (0, 64): a clear error", outs)
+
+# Hostile input to quantize / dequantize / mx-sweep: exit 2, one line naming the file or option
+# and the rule, no output file.
+with tempfile.TemporaryDirectory() as d:
+    P = lambda name: os.path.join(d, name)
+    usage = lambda args, words, what, **kw: cli_util.check_usage_error(EXE, args, words, what, **kw)
+    outs = [P("ny.npy"), P("ns.npy")]
+    np.save(P("empty.npy"), np.zeros((0, 64), np.float32))
+    usage(["quantize", "--in", P("empty.npy"), "--dst", "e4m3", "--out-y", outs[0], "--out-scale", outs[1]],
+          ["empty.npy", "empty"], "quantize of an empty array says so (was 'x: data is null')", outputs=outs)
+    np.save(P("x.npy"), np.ones((2, 64), np.float32))
+    usage(["quantize", "--in", P("x.npy"), "--dst", "e4m3", "--scale-alg", "max", "--out-y", outs[0], "--out-scale", outs[1]],
+          ["--scale-alg", "'max'", "ocp", "rceil", "ceil", "even"],
+          "quantize --scale-alg max names the value and the allowed ones (was 'scale_alg: -1')", outputs=outs)
+    # dequantize with another --block than quantize: 100.0 in block 0 and 0.001 in block 1 of each row.
+    x = np.ones((2, 64), np.float32)
+    x[:, :32], x[:, 32:] = 100.0, 0.001
+    np.save(P("xb.npy"), x)
+    rc, _, _ = run("quantize", "--in", P("xb.npy"), "--dst", "e4m3", "--out-y", P("y.npy"), "--out-scale", P("s.npy"))
+    rc2, _, _ = run("dequantize", "--y", P("y.npy"), "--scale", P("s.npy"), "--dst", "e4m3", "--out", P("back.npy"))
+    check(rc == rc2 == 0 and np.allclose(np.load(P("back.npy")), x, rtol=0.07), "block-32 round trip")
+    # --block 64: one block per row, the same scale shape (2, 1, 2), so scale [., 0, 1] is padding,
+    # which must be 0x00; it holds block 1's scale.
+    usage(["dequantize", "--y", P("y.npy"), "--scale", P("s.npy"), "--dst", "e4m3", "--block", "64", "--out", P("o.npy")],
+          ["s.npy", "--block 64", "padding", "0x00"],
+          "dequantize --block 64 of block-32 data (scale shapes agree) is refused (was exit 0, wrong values)",
+          outputs=[P("o.npy")])
+    # 96 elements: block 32 gives 3 blocks, scale shape (2, 2, 2); block 64 needs (2, 1, 2).
+    np.save(P("x96.npy"), np.ones((2, 96), np.float32))
+    run("quantize", "--in", P("x96.npy"), "--dst", "e2m1", "--out-y", P("y96.npy"), "--out-scale", P("s96.npy"))
+    usage(["dequantize", "--y", P("y96.npy"), "--scale", P("s96.npy"), "--dst", "e2m1", "--block", "64", "--out", P("o.npy")],
+          ["s96.npy", "--block 64", "(2, 1, 2)"], "dequantize with a scale shape that --block 64 does not give names --block",
+          outputs=[P("o.npy")])
+    # Sizes from the header: an empty FP4 array whose packed last dim * 8 overflows int64 (UBSan).
+    open(P("yhuge.npy"), "wb").write(cli_util.npy_bytes(
+        "{'descr': '|u1', 'fortran_order': False, 'shape': (0, %d), }" % 2 ** 62))
+    np.save(P("s1.npy"), np.zeros((1, 1, 2), np.uint8))
+    usage(["dequantize", "--y", P("yhuge.npy"), "--scale", P("s1.npy"), "--dst", "e2m1", "--out", P("o.npy")],
+          ["yhuge.npy", "empty"], "dequantize of an empty (0, 2^62) FP4 array: 'empty', no overflow", outputs=[P("o.npy")])
+    # Counts and threads.
+    usage(["mx-sweep", "--dst", "e4m3", "--round", "rint", "--sample", "-1", "--quiet"], ["--sample", "'-1'", "4294967296"],
+          "mx-sweep --sample -1 is refused (it ran 2^64 samples)", timeout=20)
+    usage(["quantize", "--in", P("x.npy"), "--dst", "e4m3", "--threads", "-2", "--out-y", outs[0], "--out-scale", outs[1]],
+          ["--threads"], "quantize --threads -2 is refused by the option parser", outputs=outs)
+    args = ["mx-sweep", "--dst", "e2m1", "--round", "rint", "--sample", "300000", "--seed", "5", "--quiet"]
+    rc0, want, _ = run(*args, "--threads", "100")
+    rc, got, err = cli_util.run_limited(EXE, *args, "--threads", "100", nproc=12)
+    lines = err.strip().splitlines()
+    strip_time = lambda s: [l.split(" (")[0] for l in s.splitlines()]
+    if rc == "skip":
+        print("skip  mx-sweep under a process limit: the tool cannot run as user nobody here")
+    else:
+        check(rc == rc0 == 0 and strip_time(got) == strip_time(want) and len(lines) == 1 and "--threads 100" in lines[0],
+              f"mx-sweep --threads 100 under a process limit: exit {rc} (was an abort), same result, one note: {lines[:3]}")
+
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

@@ -12,11 +12,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <random>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -144,14 +146,14 @@ bool Parse(const TypeInfo& t, const std::string& text, std::uint64_t* bits) {
   if (!t.floating) {
     errno = 0;
     const long long v = std::strtoll(s, &end, 10);
-    if (end == s || *end != '\0' || errno != 0) return false;
+    if (end == s || end != s + text.size() || errno != 0) return false;  // a NUL inside: refused
     const std::uint64_t b = std::uint64_t(v);
     if (t.bits < 64 && (v < -(1ll << (t.bits - 1)) || v >= (1ll << (t.bits - 1)))) return false;
     *bits = t.bits == 64 ? b : b & ((std::uint64_t(1) << t.bits) - 1);
     return true;
   }
   const double v = std::strtod(s, &end);
-  if (end == s || *end != '\0') return false;
+  if (end == s || end != s + text.size()) return false;
   if (std::isnan(v) || std::isinf(v)) {
     *bits = ref::Encode(t.type, v);
     return true;
@@ -167,10 +169,14 @@ bool Parse(const TypeInfo& t, const std::string& text, std::uint64_t* bits) {
   return true;
 }
 
+// Every field, empty ones included ("1/" is "1" and ""; "" is one empty field), so that a missing
+// operand is an error rather than a row with nothing to check.
 std::vector<std::string> Split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string f; std::getline(in, f, sep);) out.push_back(f);
+  std::vector<std::string> out(1);
+  for (const char c : s) {
+    if (c == sep) out.emplace_back();
+    else out.back() += c;
+  }
   return out;
 }
 
@@ -189,11 +195,13 @@ CheckResult CheckCsv(const TypeInfo& t, const std::string& csv) {
   std::stringstream in(csv);
   std::string line;
   std::getline(in, line);
+  if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF line ends (a file saved on Windows)
   if (line != "op,dtype,operand_a,operand_b,result_inf_nan_mode,result_saturation_mode") {
     r.error = "the first line is not the header op,dtype,operand_a,operand_b,result_inf_nan_mode,result_saturation_mode";
     return r;
   }
   for (int n = 2; std::getline(in, line); ++n) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     const auto f = Split(line, ',');
     const std::string where = "line " + std::to_string(n) + " (" + line + ")";
@@ -235,6 +243,15 @@ CheckResult CheckCsv(const TypeInfo& t, const std::string& csv) {
 
 }  // namespace
 
+AtomicCsvCheck atomic_check_csv(const std::string& dtype, const std::string& csv) {
+  AtomicCsvCheck out;
+  const TypeInfo* t = FindType(dtype);
+  if (!t) return out.error = "unknown dtype '" + dtype + "'", out;
+  const CheckResult r = CheckCsv(*t, csv);
+  out.rows = r.rows, out.checks = r.checks, out.differences = r.differences.size(), out.error = r.error;
+  return out;
+}
+
 int atomic_table(const std::string& dtype, const std::string& check, std::FILE* out) {
   const TypeInfo* t = FindType(dtype);
   if (!t) {
@@ -243,14 +260,40 @@ int atomic_table(const std::string& dtype, const std::string& check, std::FILE* 
     return 2;
   }
   if (!check.empty()) {
-    std::ifstream in(check);
+    // Only a regular file: a directory opens as a stream and reads as empty, /dev/zero never
+    // ends, and a FIFO without a writer blocks the open. Reading stops past kMaxCsv bytes.
+    constexpr std::size_t kMaxCsv = std::size_t{64} << 20;
+    std::error_code ec;
+    const auto st = std::filesystem::status(check, ec);
+    if (std::filesystem::is_directory(st)) {
+      std::fprintf(stderr, "accelmath: error: --check %s: is a directory, not a CSV file\n", check.c_str());
+      return 2;
+    }
+    if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+      std::fprintf(stderr, "accelmath: error: --check %s: not a regular file (a device, FIFO or socket), not read\n",
+                   check.c_str());
+      return 2;
+    }
+    std::ifstream in(check, std::ios::binary);
     if (!in) {
       std::fprintf(stderr, "accelmath: error: cannot read %s\n", check.c_str());
       return 2;
     }
-    std::stringstream text;
-    text << in.rdbuf();
-    const CheckResult r = CheckCsv(*t, text.str());
+    std::string text;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      text.append(buf, static_cast<std::size_t>(in.gcount()));
+      if (text.size() > kMaxCsv) {
+        std::fprintf(stderr, "accelmath: error: --check %s: longer than %zu MiB (a boundary table is a few KiB); not read\n",
+                     check.c_str(), kMaxCsv >> 20);
+        return 2;
+      }
+    }
+    if (in.bad()) {
+      std::fprintf(stderr, "accelmath: error: cannot read %s\n", check.c_str());
+      return 2;
+    }
+    const CheckResult r = CheckCsv(*t, text);
     if (!r.error.empty()) {
       std::fprintf(stderr, "accelmath: error: %s: %s\n", check.c_str(), r.error.c_str());
       return 2;
@@ -341,8 +384,21 @@ int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t s
       }
     };
     const auto t0 = std::chrono::steady_clock::now();
+    // A thread the system refuses (a process limit): this thread takes part instead; the chunks
+    // are handed out one by one, so the result is the same. One note says so.
     std::vector<std::thread> pool;
-    for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker);
+    unsigned started = 0;
+    try {
+      for (; started < threads; ++started) pool.emplace_back(worker);
+    } catch (const std::system_error& e) {
+      static bool said = false;
+      if (!said) {
+        std::fprintf(stderr, "accelmath: note: --threads %u: the system refused thread %u (%s); continuing on %u, same result\n",
+                     threads, started + 1, e.what(), started + 1);
+      }
+      said = true;
+      worker();
+    }
     for (auto& th : pool) th.join();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress.finish();  // its last line before the result line

@@ -1,6 +1,7 @@
 // The atomic subcommands of the accelmath CLI: atomic-table, atomic-sweep, and the report line.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -13,6 +14,16 @@ namespace accelmath::cli {
 // With `check` (a CSV file of the same columns; '/' may list several operands), every row of that
 // file, in both operand orders, is compared with the library instead; exit 1 on a difference.
 int atomic_table(const std::string& dtype, const std::string& check, std::FILE* out);
+
+// The parse-and-compare step of atomic_table's `check` on CSV text (no file, no output), for the
+// fuzzer (tests/fuzz/) and tests: rows and checks done, differences found, and `error` set (then
+// the counts are partial) for an unknown dtype or a malformed file, exactly as --check reports it.
+struct AtomicCsvCheck {
+  int rows = 0, checks = 0;
+  std::size_t differences = 0;
+  std::string error;
+};
+AtomicCsvCheck atomic_check_csv(const std::string& dtype, const std::string& csv);
 
 // Every (a, b) pair of float16 or bfloat16 (2^32 each), or `sample` random pairs plus the boundary
 // values of any type, through the library's array API in every op and mode, against the

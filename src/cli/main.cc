@@ -14,13 +14,18 @@
 #include <hwy/targets.h>
 #include <mpfr.h>
 
+#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <map>
+#include <new>
 #include <sstream>
 #include <random>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -47,6 +52,54 @@ int Error(const std::string& msg) {
   return kBadInput;
 }
 
+// Upper bounds of the count options (CLI11 alone would read "-1" as 2^64 - 1).
+constexpr std::uint64_t kMaxSweepSample = 100000000;       // sweep --sample, oracle-check --samples: 4 bytes each in memory
+constexpr std::uint64_t kMaxStreamSample = std::uint64_t{1} << 32;  // mx-sweep, atomic-sweep --sample: as many as all 2^32
+constexpr std::uint64_t kMaxShow = 1000000;               // verify --show
+
+// A whole number in [0, max]: digits only, so "-1", "+3", "0x10" and "1e6" are refused.
+CLI::Validator Count(std::uint64_t max) {
+  return CLI::Validator(
+      [max](std::string& s) -> std::string {
+        std::uint64_t v = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v > max) {
+          return "'" + s + "' is not a whole number from 0 to " + std::to_string(max);
+        }
+        return std::string();
+      },
+      "0.." + std::to_string(max));
+}
+
+// A finite number in [lo, hi] (NaN and infinities are refused).
+CLI::Validator Finite(double lo, double hi, const std::string& range) {
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v) || !(v >= lo && v <= hi)) {
+          return "'" + s + "' is not a finite number " + range;
+        }
+        return std::string();
+      },
+      range);
+}
+
+// The exit status after the results went to stdout: a write that failed (a full disk, /dev/full,
+// a closed pipe) must not pass for success, so the buffered rest is flushed and checked here.
+int FlushStdout(int rc) {
+  std::cout.flush();
+  const bool cout_failed = !std::cout;
+  const bool earlier = std::ferror(stdout) != 0;  // a write already failed (its errno may be gone)
+  errno = 0;
+  const bool flush_failed = std::fflush(stdout) != 0;
+  const int err = errno;
+  if (!flush_failed && !earlier && !cout_failed) return rc;
+  std::fprintf(stderr, "accelmath: error: cannot write the output to stdout: %s\n",
+               flush_failed && err ? std::strerror(err) : "a write failed (a full disk? a closed pipe?)");
+  return kBadInput;
+}
+
 const accelmath::FunctionInfo* FindFunction(const std::string& name) {
   const accelmath::FunctionInfo* f = accelmath::find_function(name);
   if (!f) {
@@ -67,22 +120,23 @@ int Run(const std::string& op, const std::vector<std::string>& ins, const std::v
   if (outs.size() != results) return Error(op + " writes " + std::to_string(results) + " --out, got " + std::to_string(outs.size()));
   if (results == 2 && outs[0] == outs[1]) return Error(op + ": the two --out files must differ");
   try {
+    // Every --out is checked before any work, and the set is renamed into place only when all
+    // were written: an error leaves no new file and every existing one as it was.
+    accelmath::io::OutputSet out(outs);
     NpyArray a = accelmath::io::read_npy(ins[0]);
     if (a.descr != "<f4") return Error(ins[0] + ": dtype '" + a.descr + "', expected float32 ('<f4')");
-    const std::size_t n = a.count();
+    const std::size_t n = a.count();  // 0 for an empty array: the outputs are empty arrays of its shape
     std::vector<float> src(n), dst1(n), dst2(n);
-    if (n) std::memcpy(src.data(), a.data.data(), 4 * n);
-    const accelmath::Status s = f->run(dst1, dst2, src, n);
-    if (s != accelmath::Status::kOk) return Error(accelmath::status_message(s));
+    if (n) {
+      std::memcpy(src.data(), a.data.data(), 4 * n);
+      const accelmath::Status s = f->run(dst1, dst2, src, n);
+      if (s != accelmath::Status::kOk) return Error(accelmath::status_message(s));
+    }
     for (std::size_t k = 0; k < results; ++k) {
       if (n) std::memcpy(a.data.data(), (k == 0 ? dst1 : dst2).data(), 4 * n);
-      try {
-        accelmath::io::write_npy(outs[k], a);
-      } catch (const NpyError&) {
-        for (std::size_t j = 0; j < k; ++j) std::remove(outs[j].c_str());  // no partial set of outputs
-        throw;
-      }
+      out.write(k, a);
     }
+    out.commit();
   } catch (const NpyError& e) {
     return Error(e.what());
   }
@@ -115,6 +169,7 @@ int Verify(const std::string& golden_path, const std::string& actual_path, const
     if (G.descr != A.descr) return Error("dtype mismatch: golden '" + G.descr + "', actual '" + A.descr + "'");
     if (G.shape != A.shape) return Error("shape mismatch: golden " + G.shape_string() + ", actual " + A.shape_string());
     if (G.fortran_order != A.fortran_order) return Error("memory order mismatch (fortran_order differs)");
+    if (G.count() == 0) return Error(golden_path + ": empty array, shape " + G.shape_string() + ": nothing to compare");
     g = accelmath::io::to_doubles(G, golden_path);
     a = accelmath::io::to_doubles(A, actual_path);
     o.dtype = DTypeOf(G.descr);
@@ -306,11 +361,16 @@ int main(int argc, char** argv) {
   verify->add_option("--golden", golden, "golden .npy (float16/32/64)")->required();
   verify->add_option("--actual", actual, "actual .npy (same dtype and shape)")->required();
   verify->add_option("--standard", standard, "dual | mere-mare")->check(CLI::IsMember({"dual", "mere-mare"}));
-  verify->add_option("--atol", vo.atol, "dual threshold: absolute (default 1e-4; 1e-3 for float16)");
-  verify->add_option("--rtol", vo.rtol, "dual threshold: relative (default as --atol)");
-  verify->add_option("--max-error-ratio", vo.max_error_ratio, "dual threshold: allowed error ratio (default as --atol)");
-  verify->add_option("--threshold", vo.mere_threshold, "MERE/MARE: T (default 2^-13; 2^-10 for float16)");
-  verify->add_option("--show", show, "number of worst elements to print");
+  verify->add_option("--atol", vo.atol, "dual threshold: absolute, finite >= 0 (default 1e-4; 1e-3 for float16)")
+      ->check(Finite(0, HUGE_VAL, ">= 0"));
+  verify->add_option("--rtol", vo.rtol, "dual threshold: relative, finite >= 0 (default as --atol)")
+      ->check(Finite(0, HUGE_VAL, ">= 0"));
+  verify->add_option("--max-error-ratio", vo.max_error_ratio, "dual threshold: allowed error ratio, 0..1 (default as --atol)")
+      ->check(Finite(0, 1, "from 0 to 1"));
+  verify->add_option("--threshold", vo.mere_threshold, "MERE/MARE: T, finite >= 0 (default 2^-13; 2^-10 for float16)")
+      ->check(Finite(0, HUGE_VAL, ">= 0"));
+  verify->add_option("--show", show, "number of worst elements to print, at most " + std::to_string(kMaxShow))
+      ->check(Count(kMaxShow));
 
   std::string sweep_op, doc;
   bool sweep_all = false;
@@ -324,19 +384,24 @@ int main(int argc, char** argv) {
   sweep->add_flag("--all", sweep_all, "every function of the registry");
   sweep->add_option("--update-doc", doc, "write the result table between the sweep-table markers of this markdown file");
   sweep->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
-  sweep->add_option("--sample", sample, "run N random inputs plus the edge cases instead of every input");
+  sweep->add_option("--sample", sample, "run N random inputs plus the edge cases instead of every input (N at most " +
+                                            std::to_string(kMaxSweepSample) + "; 0: every input)")
+      ->check(Count(kMaxSweepSample));
   sweep->add_option("--seed", seed, "random seed for --sample");
   sweep->add_flag("--quiet", quiet, "no progress line");
-  sweep->add_option("--max-ulp", max_ulp, "exit 1 if the max ulp error exceeds this (default: each function's bound)");
+  sweep->add_option("--max-ulp", max_ulp, "exit 1 if the max ulp error exceeds this, finite >= 0 (default: each function's bound)")
+      ->check(Finite(0, HUGE_VAL, ">= 0"));
 
   std::size_t oc_samples = 20000;
   double oc_limit = 1e-6;
   auto* oc = app.add_subcommand("oracle-check", "validate each oracle's double tier against its exact tier (MPFR/Arb)");
   oc->add_option("function", sweep_op, "function (`accelmath list`)");
   oc->add_flag("--all", sweep_all, "every function of the registry");
-  oc->add_option("--samples", oc_samples, "random inputs (edge cases are added)");
+  oc->add_option("--samples", oc_samples, "random inputs (edge cases are added), at most " + std::to_string(kMaxSweepSample))
+      ->check(Count(kMaxSweepSample));
   oc->add_option("--seed", seed, "random seed");
-  oc->add_option("--max-ulp", oc_limit, "exit 1 if the oracle is further than this (float32 ulp) from MPFR");
+  oc->add_option("--max-ulp", oc_limit, "exit 1 if the oracle is further than this (float32 ulp, finite >= 0) from MPFR")
+      ->check(Finite(0, HUGE_VAL, ">= 0"));
   oc->add_flag("--quiet", quiet, "no progress line");
 
   accelmath::cli::QuantizeArgs qa;
@@ -348,7 +413,7 @@ int main(int argc, char** argv) {
   quant->add_option("--block", qa.block, "block size, a multiple of 32 up to 1024 (default 32)");
   quant->add_option("--round", qa.round, "rint | round | floor (FP8: rint only)");
   quant->add_option("--scale-alg", qa.scale_alg, "0 | ocp, 1 | rceil (FP8), 2 | ceil, 3 | even");
-  quant->add_option("--threads", qa.threads, "threads (0: automatic)");
+  quant->add_option("--threads", qa.threads, "threads (0: automatic), at most 1024")->check(CLI::Range(0, 1024));
   quant->add_option("--out-y", qa.out_y, "elements .npy, uint8 (FP4: last dim halved; FP6: 3 bytes per 4)")->required();
   quant->add_option("--out-scale", qa.out_scale, "E8M0 scales .npy, uint8, the mxscale shape")->required();
 
@@ -360,7 +425,7 @@ int main(int argc, char** argv) {
   dequant->add_option("--axis", da.axis, "axis of the blocks (default -1)");
   dequant->add_option("--block", da.block, "block size (default 32)");
   dequant->add_option("--out-dtype", da.out_dtype, "float32 | float16 | bfloat16 (written as uint16 bits)");
-  dequant->add_option("--threads", da.threads, "threads (0: automatic)");
+  dequant->add_option("--threads", da.threads, "threads (0: automatic), at most 1024")->check(CLI::Range(0, 1024));
   dequant->add_option("--out", da.out, "output .npy")->required();
 
   std::string mx_dst = "all", mx_round = "all";
@@ -368,7 +433,9 @@ int main(int argc, char** argv) {
   auto* mxs = app.add_subcommand("mx-sweep", "MX element codecs vs the reference model: all 2^32 float32, or --sample N");
   mxs->add_option("--dst", mx_dst, "all | e4m3 | e5m2 | e3m2 | e2m3 | e2m1 | e1m2");
   mxs->add_option("--round", mx_round, "all | rint | round | floor");
-  mxs->add_option("--sample", mx_sample, "N random float32 patterns instead of all 2^32");
+  mxs->add_option("--sample", mx_sample, "N random float32 patterns instead of all 2^32 (N at most 2^32 = " +
+                                          std::to_string(kMaxStreamSample) + "; 0: all)")
+      ->check(Count(kMaxStreamSample));
   mxs->add_option("--seed", seed, "random seed for --sample");
   mxs->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
   mxs->add_flag("--quiet", quiet, "no progress line");
@@ -381,7 +448,9 @@ int main(int argc, char** argv) {
   std::uint64_t as_sample = 0;
   auto* aswp = app.add_subcommand("atomic-sweep", "atomic ops vs the reference model: every float16/bfloat16 pair, or --sample N");
   aswp->add_option("--dtype", as_dtype, "all | half | bf16 | float | int8 | int16 | int32 | int64 (float, ints: --sample)");
-  aswp->add_option("--sample", as_sample, "N random operand pairs (plus the boundary pairs) instead of every pair");
+  aswp->add_option("--sample", as_sample, "N random operand pairs (plus the boundary pairs) instead of every pair (N at most 2^32 = " +
+                                           std::to_string(kMaxStreamSample) + "; 0: every pair)")
+      ->check(Count(kMaxStreamSample));
   aswp->add_option("--seed", seed, "random seed for --sample");
   aswp->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
   aswp->add_flag("--quiet", quiet, "no progress line");
@@ -390,33 +459,60 @@ int main(int argc, char** argv) {
   std::string rep_out;
   rep->add_option("--out", rep_out, "also write DIR/report.md with PNG figures (needs python3-matplotlib)");
 
+  // Usage errors: one line on stderr, "accelmath: error: --sample: '-1' is not ... (see accelmath sweep --help)".
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    std::string cmd = "accelmath";  // and the subcommand being parsed, if any
+    for (const CLI::App* sc : a->get_subcommands()) cmd += " " + sc->get_name();
+    return "accelmath: error: " + std::string(e.what()) + " (see " + cmd + " --help)\n";
+  });
+  std::string names;  // every subcommand, for the message on an unknown or missing one
+  bool known = false;
+  for (const CLI::App* sc : app.get_subcommands([](const CLI::App*) { return true; })) {
+    names += (names.empty() ? "" : ", ") + sc->get_name();
+    if (argc > 1 && sc->get_name() == argv[1]) known = true;
+  }
+  if (argc < 2) return FlushStdout(Error("no subcommand given; expected one of: " + names + " (see accelmath --help)"));
+  if (argv[1][0] != '-' && !known) {  // CLI11 would only say "A subcommand is required"
+    return FlushStdout(Error("unknown subcommand '" + std::string(argv[1]) + "'; expected one of: " + names +
+                             " (see accelmath --help)"));
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return FlushStdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return kBadInput;
+    return FlushStdout(kBadInput);
   }
-  if (*run) return Run(op, ins, outs);
-  if (*list) return List();
-  if (*verify) return Verify(golden, actual, standard, vo, show);
-  if (*sweep) return Sweep(sweep_op, sweep_all, threads, sample, seed, quiet, max_ulp, doc);
-  if (*oc) {
-    if (!sweep_all && !FindFunction(sweep_op)) return kBadInput;
-    return OracleCheck(sweep_op, sweep_all, oc_samples, seed, oc_limit, quiet);
+  int rc = kBadInput;
+  try {
+    rc = [&]() -> int {
+      if (*run) return Run(op, ins, outs);
+      if (*list) return List();
+      if (*verify) return Verify(golden, actual, standard, vo, show);
+      if (*sweep) return Sweep(sweep_op, sweep_all, threads, sample, seed, quiet, max_ulp, doc);
+      if (*oc) {
+        if (!sweep_all && !FindFunction(sweep_op)) return kBadInput;
+        return OracleCheck(sweep_op, sweep_all, oc_samples, seed, oc_limit, quiet);
+      }
+      if (*quant) return accelmath::cli::quantize_cmd(qa);
+      if (*dequant) return accelmath::cli::dequantize_cmd(da);
+      if (*mxs) return accelmath::cli::mx_sweep(mx_dst, mx_round, mx_sample, seed, threads, quiet);
+      if (*atab) return accelmath::cli::atomic_table(at_dtype, at_check, stdout);
+      if (*aswp) return accelmath::cli::atomic_sweep(as_dtype, as_sample, seed, threads, quiet);
+      if (*rep) {
+        if (!rep_out.empty()) return accelmath::cli::report_with_figures(rep_out);
+        const int a = accelmath::cli::report(stdout);
+        const int b = accelmath::cli::mx_report(stdout);
+        const int c = accelmath::cli::atomic_report(stdout);
+        return a != 0 ? a : b != 0 ? b : c;
+      }
+      return kBadInput;
+    }();
+  } catch (const std::bad_alloc&) {
+    rc = Error("out of memory (a smaller --sample or input may fit)");
+  } catch (const std::system_error& e) {  // e.g. a thread the system refused (a process limit)
+    rc = Error(std::string("the system refused a resource: ") + e.what() + " (try fewer --threads)");
   }
-  if (*quant) return accelmath::cli::quantize_cmd(qa);
-  if (*dequant) return accelmath::cli::dequantize_cmd(da);
-  if (*mxs) return accelmath::cli::mx_sweep(mx_dst, mx_round, mx_sample, seed, threads, quiet);
-  if (*atab) return accelmath::cli::atomic_table(at_dtype, at_check, stdout);
-  if (*aswp) return accelmath::cli::atomic_sweep(as_dtype, as_sample, seed, threads, quiet);
-  if (*rep) {
-    if (!rep_out.empty()) return accelmath::cli::report_with_figures(rep_out);
-    const int a = accelmath::cli::report(stdout);
-    const int b = accelmath::cli::mx_report(stdout);
-    const int c = accelmath::cli::atomic_report(stdout);
-    return a != 0 ? a : b != 0 ? b : c;
-  }
-  return kBadInput;
+  return FlushStdout(rc);
 }

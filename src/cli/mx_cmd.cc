@@ -7,6 +7,8 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -50,13 +52,93 @@ int64_t ParseAlg(const std::string& s) {
 
 int ElemBits(DType t) { return static_cast<int>(mx::storage_bytes(t, 8)); }  // bits per element
 
+std::string ShapeText(const std::vector<int64_t>& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+// Checks an array read from `path` before any size is computed from its shape: not empty (the
+// library would only say "data is null"), its element count representable in int64_t (a header
+// may claim any dims), and `item` bytes per element actually present (the reader's own product
+// could wrap around). Writes the shape as int64_t; an error message, or empty when it is fine.
+std::string CheckedShape(const NpyArray& a, const std::string& path, uint64_t item, std::vector<int64_t>* shape,
+                         const char* verb) {
+  shape->clear();
+  for (size_t d : a.shape) {
+    if (d == 0) return path + ": empty array, shape " + a.shape_string() + ": nothing to " + verb;
+  }
+  int64_t n = 1;
+  for (size_t d : a.shape) {
+    if (d > static_cast<uint64_t>(INT64_MAX) || __builtin_mul_overflow(n, static_cast<int64_t>(d), &n)) {
+      return path + ": shape " + a.shape_string() + " has more than 2^63 elements";
+    }
+    shape->push_back(static_cast<int64_t>(d));
+  }
+  uint64_t bytes;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(n), item, &bytes) || a.data.size() < bytes) {
+    return path + ": shape " + a.shape_string() + " needs more data than the file holds";
+  }
+  return std::string();
+}
+
+// With a wrong --block (or --axis) dequantize would apply each scale to the wrong elements and
+// exit 0. So the scale array must have exactly the shape that --block and --axis give for the
+// elements, and where that shape agrees by coincidence (ceil(n / 2) pairs for n and n + 1 blocks)
+// every pair-padding byte of an odd block count must be the documented 0x00. Invalid --axis or
+// --block values are left to the library, whose message names them.
+std::string CheckScales(const DequantizeArgs& a, const std::vector<int64_t>& shape, const NpyArray& s,
+                        const std::vector<int64_t>& sshape) {
+  int64_t storage[8];
+  const auto want_span = mx::scale_shape(shape, a.axis, a.block, storage);
+  if (want_span.empty()) return std::string();
+  const std::vector<int64_t> want(want_span.begin(), want_span.end());
+  const int64_t rank = static_cast<int64_t>(shape.size()), ax = a.axis < 0 ? a.axis + rank : a.axis;
+  const int64_t dim = shape[ax], nb = dim / a.block + (dim % a.block != 0 ? 1 : 0);
+  const std::string given = "--block " + std::to_string(a.block) + " and --axis " + std::to_string(a.axis) + " give " +
+                            std::to_string(nb) + " block(s) along axis " + std::to_string(ax) + " of " + a.y + " (" +
+                            std::to_string(dim) + " elements)";
+  if (sshape != want) {
+    return a.scale + ": shape " + ShapeText(sshape) + " does not fit: " + given + ", so the scale shape is " +
+           ShapeText(want) + "; dequantize with the --block and --axis the data were quantized with";
+  }
+  if (nb % 2 == 0) return std::string();
+  int64_t pre = 1, post = 1;
+  for (int64_t i = 0; i < ax; ++i) pre *= shape[i];
+  for (int64_t i = ax + 1; i < rank; ++i) post *= shape[i];
+  const int64_t pairs = want[ax];
+  for (int64_t p = 0; p < pre; ++p) {
+    for (int64_t q = 0; q < post; ++q) {
+      const int64_t at = ((p * pairs + pairs - 1) * post + q) * 2 + 1;  // mxscale[p..., pairs - 1, q..., 1]
+      const unsigned byte = s.data[static_cast<size_t>(at)];
+      if (byte == 0) continue;
+      std::string index;  // the multi-index of flat position `at`, "[0, 3, 1]"
+      for (int64_t i = static_cast<int64_t>(want.size()) - 1, r = at; i >= 0; --i) {
+        index = std::to_string(r % want[i]) + (index.empty() ? "]" : ", " + index), r /= want[i];
+      }
+      index = "[" + index;
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", byte);
+      return a.scale + ": " + given + ", an odd count, so scale " + index + " is pair padding, always 0x00, but it is " +
+             hex + ": the data were quantized with another --block or --axis (the scale shapes agree by coincidence)";
+    }
+  }
+  return std::string();
+}
+
 }  // namespace
 
 int quantize_cmd(const QuantizeArgs& a) {
   DType dst;
   if (!ParseElem(a.dst, &dst)) return Fail("--dst '" + a.dst + "': expected e4m3, e5m2, e3m2, e2m3, e2m1 or e1m2");
   const int64_t alg = ParseAlg(a.scale_alg);
+  if (alg < 0 || alg > 3) {
+    return Fail("--scale-alg '" + a.scale_alg + "': expected 0 or ocp, 1 or rceil (FP8 only), 2 or ceil, 3 or even");
+  }
   try {
+    // Both outputs are checked before any work and renamed into place together once both are
+    // written: an error leaves no new file and every existing one as it was.
+    io::OutputSet out({a.out_y, a.out_scale});
     NpyArray x = io::read_npy(a.in);
     DType xt;
     if (a.x_dtype == "auto") {
@@ -70,8 +152,9 @@ int quantize_cmd(const QuantizeArgs& a) {
       return Fail("--x-dtype '" + a.x_dtype + "': expected auto or bfloat16");
     }
     if (x.fortran_order) return Fail(a.in + ": Fortran-order arrays are not supported; save it in C order");
-    std::vector<int64_t> shape(x.shape.begin(), x.shape.end());
-    if (shape.empty()) return Fail(a.in + ": a 0-d array has no axis to block along");
+    std::vector<int64_t> shape;
+    if (x.shape.empty()) return Fail(a.in + ": a 0-d array has no axis to block along");
+    if (const std::string e = CheckedShape(x, a.in, xt == DType::kFloat32 ? 4 : 2, &shape, "quantize"); !e.empty()) return Fail(e);
     int64_t storage[8];
     const auto sshape = mx::scale_shape(shape, a.axis, a.block, storage);
     const uint64_t n = x.count();
@@ -88,8 +171,9 @@ int quantize_cmd(const QuantizeArgs& a) {
     const mx::Error e = mx::quantize({x.data.data(), xt, shape}, {y.data.data(), dst, shape},
                                      {s.data.data(), DType::kFloat8E8M0, sshape}, o);
     if (!e.ok()) return Fail(e.message + " (code " + std::to_string(e.code) + ")");
-    io::write_npy(a.out_y, y);
-    io::write_npy(a.out_scale, s);
+    out.write(0, y);
+    out.write(1, s);
+    out.commit();
   } catch (const NpyError& e) {
     return Fail(e.what());
   }
@@ -104,19 +188,24 @@ int dequantize_cmd(const DequantizeArgs& a) {
     return Fail("--out-dtype '" + a.out_dtype + "': expected float32, float16 or bfloat16");
   }
   try {
+    io::OutputSet outputs({a.out});  // checked before any work; see quantize_cmd
     const NpyArray y = io::read_npy(a.y), s = io::read_npy(a.scale);
     if (y.descr != "|u1" && y.descr != "<u1") return Fail(a.y + ": dtype '" + y.descr + "', expected uint8");
     if (s.descr != "|u1" && s.descr != "<u1") return Fail(a.scale + ": dtype '" + s.descr + "', expected uint8");
     if (y.fortran_order || s.fortran_order) return Fail("Fortran-order arrays are not supported");
     if (y.shape.empty()) return Fail(a.y + ": a 0-d array has no axis");
-    std::vector<int64_t> shape(y.shape.begin(), y.shape.end());
+    std::vector<int64_t> shape, sshape;
+    if (const std::string e = CheckedShape(y, a.y, 1, &shape, "dequantize"); !e.empty()) return Fail(e);
+    if (const std::string e = CheckedShape(s, a.scale, 1, &sshape, "dequantize"); !e.empty()) return Fail(e);
     const int bits = ElemBits(elem);
     if (bits != 8) {
       const int64_t packed = shape.back();
-      if (packed * 8 % bits != 0) return Fail(a.y + ": last dim " + std::to_string(packed) + " is not a whole number of " + a.dst + " groups");
-      shape.back() = packed * 8 / bits;
+      int64_t packed_bits;  // no overflow: the bytes are in memory, but a header may claim any dims
+      if (__builtin_mul_overflow(packed, int64_t{8}, &packed_bits)) return Fail(a.y + ": last dim " + std::to_string(packed) + " is too large");
+      if (packed_bits % bits != 0) return Fail(a.y + ": last dim " + std::to_string(packed) + " is not a whole number of " + a.dst + " groups");
+      shape.back() = packed_bits / bits;
     }
-    const std::vector<int64_t> sshape(s.shape.begin(), s.shape.end());
+    if (const std::string e = CheckScales(a, shape, s, sshape); !e.empty()) return Fail(e);
     NpyArray x{out == DType::kFloat32 ? "<f4" : out == DType::kFloat16 ? "<f2" : "<u2", false, {}, {}};
     for (int64_t d : shape) x.shape.push_back(static_cast<size_t>(d));
     x.data.resize(mx::storage_bytes(out, x.count()));
@@ -125,7 +214,8 @@ int dequantize_cmd(const DequantizeArgs& a) {
     const mx::Error e = mx::dequantize({y.data.data(), elem, shape}, {s.data.data(), DType::kFloat8E8M0, sshape},
                                        {x.data.data(), out, shape}, o);
     if (!e.ok()) return Fail(e.message + " (code " + std::to_string(e.code) + ")");
-    io::write_npy(a.out, x);
+    outputs.write(0, x);
+    outputs.commit();
   } catch (const NpyError& e) {
     return Fail(e.what());
   }
@@ -186,8 +276,21 @@ int mx_sweep(const std::string& dst, const std::string& round, uint64_t sample, 
           progress.add(n);
         }
       };
+      // A thread the system refuses (a process limit): its share, and those after it, run on this
+      // thread instead (same inputs, same result), and one note says so.
       std::vector<std::thread> pool;
-      for (unsigned k = 0; k < threads; ++k) pool.emplace_back(work, k);
+      unsigned started = 0;
+      try {
+        for (; started < threads; ++started) pool.emplace_back(work, started);
+      } catch (const std::system_error& e) {
+        static bool said = false;
+        if (!said) {
+          std::fprintf(stderr, "accelmath: note: --threads %u: the system refused thread %u (%s); continuing on %u, same result\n",
+                       threads, started + 1, e.what(), started + 1);
+        }
+        said = true;
+      }
+      for (unsigned k = started; k < threads; ++k) work(k);
       for (auto& th : pool) th.join();
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       progress.finish();  // its last line before the result line

@@ -4,9 +4,11 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <system_error>
 #include <thread>
 
 #include "accelmath/verify.h"
@@ -30,6 +32,14 @@ std::uint32_t Bits(float f) {
   return b;
 }
 
+// Whether error e at input x replaces the worst so far (worst at worst_x): larger, or as large at a
+// smaller bit pattern, so that the worst input reported does not depend on how the inputs were
+// split among threads (many inputs can share the maximum, e.g. a relative error of 1 where the
+// result underflows to 0).
+bool Worse(double e, float x, double worst, float worst_x) {
+  return e > worst || (e == worst && Bits(x) < Bits(worst_x));
+}
+
 void Accumulate(Result& r, const FunctionInfo& f, const oracle::Oracle& o, float x, float y) {
   ++r.count;
   const double ref = o.fast(x);
@@ -45,7 +55,7 @@ void Accumulate(Result& r, const FunctionInfo& f, const oracle::Oracle& o, float
   ++r.histogram[b];
   if (e <= 0.5) ++r.correctly_rounded;
   if (std::isinf(e)) ++r.special_mismatches;
-  if (e > r.max_ulp) r.max_ulp = e, r.worst_x = x, r.worst_y = y, r.worst_ref = ref;
+  if (Worse(e, x, r.max_ulp, r.worst_x)) r.max_ulp = e, r.worst_x = x, r.worst_y = y, r.worst_ref = ref;
   // The dual-threshold standard compares with a float32 golden (the reference rounded once), as
   // the modelled test data do: an overflow to inf is then a match, not an error.
   const float golden = static_cast<float>(ref);
@@ -56,7 +66,7 @@ void Accumulate(Result& r, const FunctionInfo& f, const oracle::Oracle& o, float
   }
   if (std::isfinite(ref) && ref != 0 && std::isfinite(y)) {
     const double rel = std::fabs((double(y) - ref) / ref);
-    if (rel > r.max_rel) r.max_rel = rel, r.worst_rel_x = x;
+    if (Worse(rel, x, r.max_rel, r.worst_rel_x)) r.max_rel = rel, r.worst_rel_x = x;
   }
 }
 
@@ -110,8 +120,21 @@ Result RunChunks(const FunctionInfo& f, const oracle::Oracle& o, std::uint64_t n
     }
   };
   const auto t0 = std::chrono::steady_clock::now();
+  // A thread the system refuses (a process limit): this thread takes part instead, with the
+  // refused one's partial result; chunks are handed out one by one, so the result is the same.
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
+  unsigned started = 0;
+  try {
+    for (; started < threads; ++started) pool.emplace_back(work, started);
+  } catch (const std::system_error& e) {
+    static bool said = false;  // once per run, not once per function of `sweep --all`
+    if (!said) {
+      std::fprintf(stderr, "accelmath: note: --threads %u: the system refused thread %u (%s); continuing on %u, same result\n",
+                   threads, started + 1, e.what(), started + 1);
+    }
+    said = true;
+    work(started);
+  }
   for (auto& th : pool) th.join();
   Result r;
   for (const auto& p : partial) r.merge(p);
@@ -123,8 +146,10 @@ Result RunChunks(const FunctionInfo& f, const oracle::Oracle& o, std::uint64_t n
 
 void Result::merge(const Result& o) {
   count += o.count;
-  if (o.max_ulp > max_ulp) max_ulp = o.max_ulp, worst_x = o.worst_x, worst_y = o.worst_y, worst_ref = o.worst_ref;
-  if (o.max_rel > max_rel) max_rel = o.max_rel, worst_rel_x = o.worst_rel_x;
+  if (Worse(o.max_ulp, o.worst_x, max_ulp, worst_x)) {
+    max_ulp = o.max_ulp, worst_x = o.worst_x, worst_y = o.worst_y, worst_ref = o.worst_ref;
+  }
+  if (Worse(o.max_rel, o.worst_rel_x, max_rel, worst_rel_x)) max_rel = o.max_rel, worst_rel_x = o.worst_rel_x;
   correctly_rounded += o.correctly_rounded;
   exact_checks += o.exact_checks;
   dual_errors += o.dual_errors;

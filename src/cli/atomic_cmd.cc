@@ -26,6 +26,7 @@
 #include "accuracy/atomic_reference.h"
 #include "atomic_boundary_csv.h"  // generated from tests/data/atomic/atomic-boundary.csv
 #include "cli/progress.h"
+#include "cli/threads.h"
 #include "cli/report.h"
 
 namespace accelmath::cli {
@@ -384,22 +385,7 @@ int atomic_sweep(const std::string& dtype, std::uint64_t sample, std::uint64_t s
       }
     };
     const auto t0 = std::chrono::steady_clock::now();
-    // A thread the system refuses (a process limit): this thread takes part instead; the chunks
-    // are handed out one by one, so the result is the same. One note says so.
-    std::vector<std::thread> pool;
-    unsigned started = 0;
-    try {
-      for (; started < threads; ++started) pool.emplace_back(worker);
-    } catch (const std::system_error& e) {
-      static bool said = false;
-      if (!said) {
-        std::fprintf(stderr, "accelmath: note: --threads %u: the system refused thread %u (%s); continuing on %u, same result\n",
-                     threads, started + 1, e.what(), started + 1);
-      }
-      said = true;
-      worker();
-    }
-    for (auto& th : pool) th.join();
+    RunOnThreads(threads, [&](unsigned) { worker(); });  // chunks handed out one by one
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     progress.finish();  // its last line before the result line
     const bool pass = wrong == 0;

@@ -15,6 +15,7 @@
 #include "accelmath/mx.h"
 #include "accuracy/mx_reference.h"
 #include "cli/progress.h"
+#include "cli/threads.h"
 #include "cli/report.h"
 #include "io/npy.h"
 
@@ -276,22 +277,7 @@ int mx_sweep(const std::string& dst, const std::string& round, uint64_t sample, 
           progress.add(n);
         }
       };
-      // A thread the system refuses (a process limit): its share, and those after it, run on this
-      // thread instead (same inputs, same result), and one note says so.
-      std::vector<std::thread> pool;
-      unsigned started = 0;
-      try {
-        for (; started < threads; ++started) pool.emplace_back(work, started);
-      } catch (const std::system_error& e) {
-        static bool said = false;
-        if (!said) {
-          std::fprintf(stderr, "accelmath: note: --threads %u: the system refused thread %u (%s); continuing on %u, same result\n",
-                       threads, started + 1, e.what(), started + 1);
-        }
-        said = true;
-      }
-      for (unsigned k = started; k < threads; ++k) work(k);
-      for (auto& th : pool) th.join();
+      RunOnThreads(threads, work);  // work(k): a static share per k
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       progress.finish();  // its last line before the result line
       std::printf("%-5s %-5s %s: %llu differences from the model (%.0f s)", mx::dtype_name(t), mode_name,

@@ -14,6 +14,7 @@
 #include "accelmath/verify.h"
 #include "accuracy/oracle.h"
 #include "cli/progress.h"
+#include "cli/threads.h"
 
 namespace accelmath::sweep {
 namespace {
@@ -120,22 +121,7 @@ Result RunChunks(const FunctionInfo& f, const oracle::Oracle& o, std::uint64_t n
     }
   };
   const auto t0 = std::chrono::steady_clock::now();
-  // A thread the system refuses (a process limit): this thread takes part instead, with the
-  // refused one's partial result; chunks are handed out one by one, so the result is the same.
-  std::vector<std::thread> pool;
-  unsigned started = 0;
-  try {
-    for (; started < threads; ++started) pool.emplace_back(work, started);
-  } catch (const std::system_error& e) {
-    static bool said = false;  // once per run, not once per function of `sweep --all`
-    if (!said) {
-      std::fprintf(stderr, "accelmath: note: --threads %u: the system refused thread %u (%s); continuing on %u, same result\n",
-                   threads, started + 1, e.what(), started + 1);
-    }
-    said = true;
-    work(started);
-  }
-  for (auto& th : pool) th.join();
+  cli::RunOnThreads(threads, work);  // work(t): chunks handed out one by one into partial[t]
   Result r;
   for (const auto& p : partial) r.merge(p);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -18,6 +18,9 @@ import mpmath
 import numpy as np
 from scipy import special
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_util import median_times  # noqa: E402
+
 lib_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "build", "libaccelmath.so")
 lib = ctypes.CDLL(lib_path)
 lib.accelmath_fresnel_f32.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
@@ -27,19 +30,6 @@ lib.accelmath_fresnel_f32.restype = ctypes.c_int
 def ours(x, c, s):
     rc = lib.accelmath_fresnel_f32(c.ctypes.data, s.ctypes.data, x.ctypes.data, x.size)
     assert rc == 0
-
-
-def median_times(fns, n):
-    reps = 5 if n >= 1 << 20 else 31
-    times = [[] for _ in fns]
-    for f in fns:
-        f()
-    for _ in range(reps):
-        for k, f in enumerate(fns):
-            t0 = time.perf_counter()
-            f()
-            times[k].append(time.perf_counter() - t0)
-    return [sorted(t)[len(t) // 2] for t in times]
 
 
 def ulp32(v):
@@ -80,7 +70,8 @@ def main():
         for n in (1 << 16, 1 << 24):
             x = gen(n).astype(np.float32)
             c, s = np.empty_like(x), np.empty_like(x)
-            t_ours, t_scipy = median_times([lambda: ours(x, c, s), lambda: special.fresnel(x.astype(np.float64))], n)
+            t_ours, t_scipy = median_times([lambda: ours(x, c, s), lambda: special.fresnel(x.astype(np.float64))],
+                                           n, 5, 31)
             print(f"| {name} | {n >> 10}K | {n / t_ours / 1e6:.0f} | {n / t_scipy / 1e6:.1f} | {t_scipy / t_ours:.1f}x |")
             if n == 1 << 16:
                 ss, sc = special.fresnel(x.astype(np.float64))

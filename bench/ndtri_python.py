@@ -17,6 +17,9 @@ import time
 import numpy as np
 from scipy import special
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_util import median_times  # noqa: E402
+
 lib_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "build", "libaccelmath.so")
 lib = ctypes.CDLL(lib_path)
 lib.accelmath_ndtri_f32.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
@@ -27,21 +30,6 @@ try:
     torch.set_num_threads(1)
 except ImportError:
     torch = None
-
-
-def median_times(fns, n):
-    """Median time of each fn; the fns take turns within every repetition, so that the machine's
-    drift (it is shared and noisy) hits all of them alike."""
-    reps = 7 if n >= 1 << 20 else 51
-    times = [[] for _ in fns]
-    for f in fns:
-        f()
-    for _ in range(reps):
-        for k, f in enumerate(fns):
-            t0 = time.perf_counter()
-            f()
-            times[k].append(time.perf_counter() - t0)
-    return [sorted(t)[len(t) // 2] for t in times]
 
 
 rng = np.random.default_rng(42)

@@ -311,6 +311,22 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
   return (kWant & kWantSin) != 0 ? ys : yc;
 }
 
+// The last step of tan and tanpi: t = th + tl (|tl| small against th) is tan of the reduced
+// argument; the result is t rounded (s = th + tl) where bit 0 of bits(kd) is clear, else -1/t:
+// se = (th - s) + tl exactly (Fast2Sum), q = -1/s (IEEE division), eps = (1 + q s) + q se (one fma
+// each; 1 + q s nearly exact), y = q + q eps (one fma: the rounding that matters).
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanOrMinusCot(D d, V th, V tl, V kd) {
+  const RebindToUnsigned<D> du;
+  const V s = Add(th, tl);
+  const V se = Add(Sub(th, s), tl);
+  const V q = Div(Set(d, -1.0f), s);
+  const V eps = MulAdd(q, se, MulAdd(q, s, Set(d, 1.0f)));
+  const auto kbits = BitCast(du, kd);
+  const auto odd = RebindMask(d, Eq(And(kbits, Set(du, 1u)), Set(du, 1u)));
+  return IfThenElse(odd, MulAdd(q, eps, q), s);
+}
+
 // tan in float32 lanes. Fast path, where every lane has 2^-12 <= |x| < kTrigF32Limit (2^8; one
 // test per vector on bits(x) << 1): ReduceF32 on x itself (not |x|: every step is odd under x -> -x,
 // rint ties to even included, so hi, lo and k are those of |x| negated; k's parity is all tan needs),
@@ -347,13 +363,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   const V tl0 = MulAdd(rz, c0, MulAdd(Mul(rz, z), Horner(d, z, coeffs::kTanF32Poly()), base));
   const V s0 = Add(hi, tl0);
   const V tl = MulAdd(Mul(lo, s0), s0, tl0);
-  const V s = Add(hi, tl);
-  const V se = Add(Sub(hi, s), tl);
-  const V q = Div(Set(d, -1.0f), s);
-  const V eps = MulAdd(q, se, MulAdd(q, s, Set(d, 1.0f)));
-  const auto kbits = BitCast(du, kd);
-  const auto odd = RebindMask(d, Eq(And(kbits, Set(du, 1u)), Set(du, 1u)));
-  V y = IfThenElse(odd, MulAdd(q, eps, q), s);
+  V y = TanOrMinusCot(d, hi, tl, kd);
   if (!fast) {
     const V a = Abs(x);
     y = IfThenElse(Lt(a, Set(d, kTrigTiny)), x, y);
@@ -418,13 +428,9 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32(D d, V x) {
   const V th = Mul(ph, r);
   const V base = MulAdd(pl, r, MulSub(ph, r, th));
   const V tl = MulAdd(rz, c0, MulAdd(Mul(rz, z), Horner(d, z, coeffs::kTanPiF32Poly()), base));
-  const V s = Add(th, tl);
-  const V se = Add(Sub(th, s), tl);
-  const V q = Div(Set(d, -1.0f), s);
-  const V eps = MulAdd(q, se, MulAdd(q, s, Set(d, 1.0f)));
+  V y = TanOrMinusCot(d, th, tl, kd);
   const auto kbits = BitCast(du, kd);
   const auto odd = RebindMask(d, Eq(And(kbits, Set(du, 1u)), Set(du, 1u)));
-  V y = IfThenElse(odd, MulAdd(q, eps, q), s);
   if (!ordinary) y = IfThenElse(Lt(Abs(x), Set(d, 0x1p-20f)), yt, y);
   const auto rzero = Eq(r, Zero(d));
   if (!AllFalse(d, rzero)) {

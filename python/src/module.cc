@@ -165,6 +165,10 @@ class Operand {
     std::copy_n(dl_.stride_ptr(), ndim_, stride_);
     data_ = static_cast<float*>(const_cast<void*>(dl_.data()));
     torch_ = IsTorchTensor(obj);
+    if (writable && torch_ && nb::cast<bool>(obj.attr("requires_grad"))) {
+      throw nb::value_error((arg + ": the tensor requires grad, and accelmath's functions are not differentiable "
+                                   "(write into a tensor without grad, or under torch.no_grad() into a detached one)").c_str());
+    }
   }
   ~Operand() {
     if (has_buffer_) PyBuffer_Release(&buffer_);

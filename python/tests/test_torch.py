@@ -48,7 +48,11 @@ def test_tensor_errors():
         accelmath.sin(torch.ones(3), out=torch.ones(4))
     with pytest.raises(TypeError, match=r"^x: expected float32"):
         accelmath.sin(torch.ones(3, dtype=torch.int32), out=out)
+    with pytest.raises(ValueError, match=r"^out: the tensor requires grad"):
+        accelmath.sin(torch.ones(3), out=torch.ones(3, requires_grad=True))
     assert (out == 5).all()
+    r = accelmath.sin(torch.ones(3, requires_grad=True))  # read: fine, and no grad history
+    assert not r.requires_grad
 
 
 def test_mx_takes_bfloat16_tensors():

@@ -69,15 +69,10 @@ std::span<const int64_t> Shape(const Array& a) {
 }
 
 // One array as the kernels see it: data, shape and strides in elements.
-// One array as the kernels see it: data, shape and strides in elements.
 struct View {
   float* data;
   std::span<const int64_t> shape, stride;
 
-  template <class Array>
-  static View Of(const Array& a) {
-    return {static_cast<float*>(const_cast<void*>(static_cast<const void*>(a.data()))), Shape(a), {a.stride_ptr(), a.ndim()}};
-  }
   // Dense in C order (order 'C') or Fortran order ('F'); dims of extent 1 have any stride.
   bool Dense(char order) const {
     int64_t expect = 1;
@@ -116,27 +111,27 @@ class Operand {
   Operand(nb::handle obj, const std::string& arg, bool writable) : obj_(obj) {
     if (PyObject_CheckBuffer(obj.ptr())) {
       const int flags = PyBUF_STRIDES | PyBUF_FORMAT;
-      if (PyObject_GetBuffer(obj.ptr(), &buffer_, flags | (writable ? PyBUF_WRITABLE : 0)) == 0) {
-        has_buffer_ = true;
-        const std::string_view format = buffer_.format ? buffer_.format : "B";
-        if (buffer_.itemsize != 4 || (format != "f" && format != "<f" && format != "=f" && format != "@f")) {
+      if (PyObject_GetBuffer(obj.ptr(), &buffer_.view, flags | (writable ? PyBUF_WRITABLE : 0)) == 0) {
+        buffer_.held = true;  // released by ~Buffer, also when a check below throws
+        const std::string_view format = buffer_.view.format ? buffer_.view.format : "B";
+        if (buffer_.view.itemsize != 4 || (format != "f" && format != "<f" && format != "=f" && format != "@f")) {
           throw nb::type_error((arg + ": expected float32, got " + TypeName(obj)).c_str());
         }
-        for (int i = 0; i < buffer_.ndim; ++i) {
-          if (buffer_.strides[i] % 4 != 0) {
-            throw nb::value_error((arg + ": a stride of " + std::to_string(buffer_.strides[i]) +
+        for (int i = 0; i < buffer_.view.ndim; ++i) {
+          if (buffer_.view.strides[i] % 4 != 0) {
+            throw nb::value_error((arg + ": a stride of " + std::to_string(buffer_.view.strides[i]) +
                                    " bytes is not a whole number of float32 elements").c_str());
           }
-          shape_[i] = buffer_.shape[i];
-          stride_[i] = buffer_.strides[i] / 4;
+          shape_[i] = buffer_.view.shape[i];
+          stride_[i] = buffer_.view.strides[i] / 4;
         }
-        ndim_ = static_cast<size_t>(buffer_.ndim);
-        data_ = static_cast<float*>(buffer_.buf);
+        ndim_ = static_cast<size_t>(buffer_.view.ndim);
+        data_ = static_cast<float*>(buffer_.view.buf);
         return;
       }
       PyErr_Clear();
-      if (writable && PyObject_GetBuffer(obj.ptr(), &buffer_, flags) == 0) {
-        PyBuffer_Release(&buffer_);
+      if (writable && PyObject_GetBuffer(obj.ptr(), &buffer_.view, flags) == 0) {
+        PyBuffer_Release(&buffer_.view);
         throw nb::value_error((arg + ": the array is read-only").c_str());
       }
       PyErr_Clear();
@@ -170,9 +165,6 @@ class Operand {
                                    "(write into a tensor without grad, or under torch.no_grad() into a detached one)").c_str());
     }
   }
-  ~Operand() {
-    if (has_buffer_) PyBuffer_Release(&buffer_);
-  }
   Operand(const Operand&) = delete;
   Operand& operator=(const Operand&) = delete;
 
@@ -196,8 +188,14 @@ class Operand {
 
  private:
   nb::handle obj_;
-  Py_buffer buffer_{};
-  bool has_buffer_ = false, torch_ = false;
+  struct Buffer {
+    Py_buffer view{};
+    bool held = false;
+    ~Buffer() {
+      if (held) PyBuffer_Release(&view);
+    }
+  } buffer_;
+  bool torch_ = false;
   Readable dl_;
   float* data_ = nullptr;
   size_t ndim_ = 0;

@@ -29,8 +29,8 @@ def quantize(x, dst="e4m3", block=32, round="rint", scale_alg=0):
     if x.ndim < 1:
         raise ValueError("x: a 0-d array has no axis to block along")
     _chunks_fit(x.chunks[-1], block, "")
-    bits = {"e2m1": 4, "e1m2": 4, "e3m2": 6, "e2m3": 6}.get(dst, 8)
-    mx._format(dst)
+    mx._format(dst)  # the ValueError for an unknown dst, before any graph is built
+    bits = mx.BITS[dst]
 
     def one(chunk):
         return mx.quantize(chunk, dst=dst, axis=-1, block=block, round=round, scale_alg=scale_alg, threads=1)

@@ -10,11 +10,15 @@ layout (the blocked axis becomes [ceil(blocks / 2), 2]): the layout of the C++ A
 `accelmath quantize`. Torch tensors in, torch tensors out. The C++ API's validation errors are
 raised as ValueError with its message ("axis: ...", "blocksize: ...").
 """
+import numpy as np
+
 from . import _core
 from ._arrays import dtype_name, like, to_numpy
 
 #: The element formats, by name, with the C++ DType values.
 FORMATS = {"e5m2": 35, "e4m3": 36, "e3m2": 38, "e2m3": 39, "e2m1": 40, "e1m2": 41}
+#: Bits per element code (packed along the last dimension when fewer than 8).
+BITS = {"e5m2": 8, "e4m3": 8, "e3m2": 6, "e2m3": 6, "e2m1": 4, "e1m2": 4}
 _SOURCES = {"float32": 0, "float16": 1, "bfloat16": 27}
 _SCALE_ALGS = {"ocp": 0, "rceil": 1, "ceil": 2, "even": 3}
 
@@ -23,6 +27,16 @@ def _format(dst):
     if dst not in FORMATS:
         raise ValueError(f"dst: {dst!r} is not one of {', '.join(FORMATS)}")
     return FORMATS[dst]
+
+
+def _dtype_name(dtype):
+    """'float32', 'float16', 'bfloat16', ... of a name, a NumPy dtype (ml_dtypes' included) or a torch dtype."""
+    if isinstance(dtype, str) or type(dtype).__module__.startswith("torch"):
+        return str(dtype).replace("torch.", "")
+    try:
+        return np.dtype(dtype).name
+    except TypeError:
+        return repr(dtype)
 
 
 def _threads(threads):
@@ -57,13 +71,7 @@ def quantize(x, dst="e4m3", axis=-1, block=32, round="rint", scale_alg=0, thread
 def dequantize(y, scale, dst="e4m3", axis=-1, block=32, dtype="float32", threads=0):
     """The elements that codes y and scales scale stand for, as dtype: float32, float16 or bfloat16
     (a NumPy or torch dtype, or its name). y and scale as quantize returns them."""
-    out = dtype if isinstance(dtype, str) else str(dtype).replace("torch.", "")
-    if not isinstance(dtype, str):
-        try:
-            import numpy as np
-            out = np.dtype(dtype).name
-        except TypeError:
-            pass
+    out = _dtype_name(dtype)
     if out not in _SOURCES:
         raise TypeError(f"dtype: expected float32, float16 or bfloat16, got {dtype!r}")
     for arg, v in (("y", y), ("scale", scale)):

@@ -1,14 +1,21 @@
 // MX quantize/dequantize throughput, single thread (and all cores), against a memcpy of the input
-// in the same run: build/bench_mx --benchmark_repetitions=9 --benchmark_enable_random_interleaving=true
-//   --benchmark_report_aggregates_only=true
+// in the same run: build/bench_mx [--target=avx2|avx3|scalar] --benchmark_repetitions=9
+//   --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
+// --target restricts Highway's dispatch to one target (default: the best this CPU runs); the
+// target that ran is printed and recorded in the JSON context ("hwy_target").
 // Input: Gaussian values times 2^k varying per block (so blocks differ in scale), blocksize 32,
 // last axis, shape [n / 1024, 1024] (quantize_axis0: [1024, n / 1024], blocks along axis 0).
 // bench/mx_ratios.py turns the JSON into docs/performance.md's table.
 #include <benchmark/benchmark.h>
 
+#include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <string_view>
 #include <vector>
+
+#include <hwy/targets.h>
 
 #include "accelmath/mx.h"
 
@@ -48,15 +55,17 @@ void Memcpy(benchmark::State& state, DType in) {
 }
 
 // axis -1: shape [n / 1024, 1024]; axis 0: shape [1024, n / 1024], blocks down the columns.
-void Quantize(benchmark::State& state, DType in, DType out, int threads, int axis = -1) {
+void Quantize(benchmark::State& state, DType in, DType out, int threads, int axis, int64_t blocksize) {
   const size_t n = static_cast<size_t>(state.range(0));
   const std::vector<uint8_t> x = Input(in, n);
   const int64_t rows = axis == 0 ? 1024 : static_cast<int64_t>(n / 1024), cols = static_cast<int64_t>(n) / rows;
   const int64_t shape[2] = {rows, cols};
-  const int64_t sshape[3] = {axis == 0 ? 16 : rows, axis == 0 ? cols : 16, 2};
+  const int64_t nb2 = ((axis == 0 ? rows : cols) / blocksize + 1) / 2;
+  const int64_t sshape[3] = {axis == 0 ? nb2 : rows, axis == 0 ? cols : nb2, 2};
   std::vector<uint8_t> y(accelmath::mx::storage_bytes(out, n)), s(n / 32);
   accelmath::mx::QuantizeOptions o;
   o.dst_type = out;
+  o.blocksize = blocksize;
   o.threads = threads;
   o.axis = axis;
   for (auto _ : state) {
@@ -97,24 +106,72 @@ int Register() {
     benchmark::RegisterBenchmark(("memcpy/" + ins).c_str(), Memcpy, in)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
     for (DType out : kElems) {
       const std::string name = "quantize/" + ins + "->" + accelmath::mx::dtype_name(out);
-      benchmark::RegisterBenchmark(name.c_str(), Quantize, in, out, 1, -1)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
+      benchmark::RegisterBenchmark(name.c_str(), Quantize, in, out, 1, -1, 32)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
     }
-    benchmark::RegisterBenchmark(("quantize_mt/" + ins + "->e4m3").c_str(), Quantize, in, DType::kFloat8E4M3FN, 0, -1)->Arg(1 << 24)->UseRealTime();
+    benchmark::RegisterBenchmark(("quantize_mt/" + ins + "->e4m3").c_str(), Quantize, in, DType::kFloat8E4M3FN, 0, -1, 32)->Arg(1 << 24)->UseRealTime();
     for (DType out : {DType::kFloat8E4M3FN, DType::kFloat4E2M1}) {
       const std::string name = "quantize_axis0/" + ins + "->" + accelmath::mx::dtype_name(out);
-      benchmark::RegisterBenchmark(name.c_str(), Quantize, in, out, 1, 0)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
+      benchmark::RegisterBenchmark(name.c_str(), Quantize, in, out, 1, 0, 32)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
     }
   }
-  for (DType elem : {DType::kFloat8E4M3FN, DType::kFloat4E2M1}) {
-    for (DType out : {DType::kFloat32, DType::kBFloat16}) {
+  for (DType in : {DType::kFloat32, DType::kBFloat16}) {
+    for (DType out : {DType::kFloat8E4M3FN, DType::kFloat4E2M1}) {
+      for (int64_t bs : {64, 256}) {
+        const std::string name = "quantize_bs" + std::to_string(bs) + "/" + accelmath::mx::dtype_name(in) + "->" +
+                                 accelmath::mx::dtype_name(out);
+        benchmark::RegisterBenchmark(name.c_str(), Quantize, in, out, 1, -1, bs)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
+      }
+    }
+  }
+  for (DType elem : kElems) {
+    for (DType out : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
       const std::string name = std::string("dequantize/") + accelmath::mx::dtype_name(elem) + "->" + accelmath::mx::dtype_name(out);
       benchmark::RegisterBenchmark(name.c_str(), Dequantize, elem, out)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
     }
   }
   return 0;
 }
-const int kRegistered = Register();
+
+// Parses and removes --target=NAME: restricts Highway's dispatch to that target. False if this
+// CPU lacks it or the name is unknown.
+bool SelectTarget(int* argc, char** argv) {
+  int out = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a.rfind("--target=", 0) != 0) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    const std::string_view want = a.substr(9);
+    int64_t chosen = 0;
+    for (int64_t t : hwy::SupportedAndGeneratedTargets()) {
+      std::string name = hwy::TargetName(t);
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (name == want) chosen = t;
+    }
+    if (chosen == 0) {
+      std::fprintf(stderr, "bench_mx: --target=%.*s: not a target this CPU and build run\n", static_cast<int>(want.size()),
+                   want.data());
+      return false;
+    }
+    hwy::SetSupportedTargetsForTest(chosen);
+  }
+  *argc = out;
+  argv[out] = nullptr;
+  return true;
+}
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (!SelectTarget(&argc, argv)) return 2;
+  Register();
+  const char* target = hwy::TargetName(hwy::SupportedAndGeneratedTargets().front());
+  std::fprintf(stderr, "bench_mx: Highway target %s\n", target);
+  benchmark::AddCustomContext("hwy_target", target);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -139,30 +139,40 @@ const std::vector<Case>& Cases() {
       {{64}, -1, 32},           {{100}, 0, 32},          {{3, 96}, -1, 64},     {{2, 1056}, 1, 1024},
       {{70, 8}, 0, 32},         {{2, 40, 12}, 1, 32},    {{4, 33, 20}, -2, 32}, {{2, 3, 2, 36}, -1, 32},
       {{5, 4, 3, 4}, 0, 32},    {{1, 2, 1, 2, 1, 2, 68}, 6, 64},            {{130, 4}, 0, 96},
-      // rows with groups of eight full blocks of 32 (the AVX2 fast path) and a short last block
-      {{3, 300}, -1, 32},       {{2, 512}, 1, 32}};
+      // whole blocks in groups of Lanes (8 or 16) and partial groups: rows with a short last
+      // block, odd block counts (a pad byte per scale row), and rows of 2 blocks that the groups
+      // run across
+      {{3, 300}, -1, 32},       {{2, 512}, 1, 32},       {{5, 480}, -1, 32},    {{7, 64}, -1, 32},
+      {{3, 1088}, -1, 64},      {{9, 20, 96}, -1, 32}};
   return cases;
 }
 
+// Every case, input type, format, rounding and scale rule, on every compiled SIMD target this CPU
+// runs (each has its own group width, Lanes).
 TEST(MxQuantize, MatchesModelEverywhere) {
-  std::mt19937 rng(7);
-  for (DType in_type : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
-    for (const Case& c : Cases()) {
-      size_t n = 1;
-      for (auto d : c.shape) n *= static_cast<size_t>(d);
-      const Input in = MakeInput(in_type, n, rng, 0.002);
-      for (DType t : kElems) {
-        if (BitsOf(t) == 6 && c.shape.back() % 4 != 0) continue;
-        for (RoundMode m : {RoundMode::kRint, RoundMode::kRound, RoundMode::kFloor}) {
-          if (BitsOf(t) == 8 && m != RoundMode::kRint) continue;
-          for (ScaleAlg alg : {ScaleAlg::kOcp, ScaleAlg::kRceil, ScaleAlg::kCeil, ScaleAlg::kEven}) {
-            if (alg == ScaleAlg::kRceil && BitsOf(t) != 8) continue;
-            ASSERT_TRUE(CheckCase(in, c, t, m, alg, 1));
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    std::mt19937 rng(7);
+    for (DType in_type : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
+      for (const Case& c : Cases()) {
+        size_t n = 1;
+        for (auto d : c.shape) n *= static_cast<size_t>(d);
+        const Input in = MakeInput(in_type, n, rng, 0.002);
+        for (DType t : kElems) {
+          if (BitsOf(t) == 6 && c.shape.back() % 4 != 0) continue;
+          for (RoundMode m : {RoundMode::kRint, RoundMode::kRound, RoundMode::kFloor}) {
+            if (BitsOf(t) == 8 && m != RoundMode::kRint) continue;
+            for (ScaleAlg alg : {ScaleAlg::kOcp, ScaleAlg::kRceil, ScaleAlg::kCeil, ScaleAlg::kEven}) {
+              if (alg == ScaleAlg::kRceil && BitsOf(t) != 8) continue;
+              ASSERT_TRUE(CheckCase(in, c, t, m, alg, 1));
+            }
           }
         }
       }
     }
   }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 // Every compiled SIMD target that this CPU runs, and several threads, give the model's bits.
@@ -225,60 +235,66 @@ TEST(MxQuantize, SpecialBlocks) {
   EXPECT_EQ(y[0], 0x6);  // 1.5
 }
 
-// Dequantize: value(code) * 2^(E - 127), exact in float32, then one rounding to float16/bfloat16.
+// Dequantize: value(code) * 2^(E - 127), exact in float32, then one rounding to float16/bfloat16,
+// on every compiled SIMD target this CPU runs.
 TEST(MxDequantize, ExactAndRounded) {
-  std::mt19937 rng(5);
-  for (const Case& c : Cases()) {
-    size_t n = 1;
-    for (auto d : c.shape) n *= static_cast<size_t>(d);
-    const Input in = MakeInput(DType::kFloat32, n, rng, 0.002);
-    for (DType t : kElems) {
-      if (BitsOf(t) == 6 && c.shape.back() % 4 != 0) continue;
-      int64_t storage[8];
-      const auto sshape = scale_shape(c.shape, c.axis, c.blocksize, storage);
-      size_t ns = 1;
-      for (auto d : sshape) ns *= static_cast<size_t>(d);
-      std::vector<uint8_t> y(storage_bytes(t, n)), s(ns);
-      QuantizeOptions o;
-      o.axis = c.axis, o.dst_type = t, o.blocksize = c.blocksize;
-      ASSERT_TRUE(quantize({in.raw.data(), DType::kFloat32, c.shape}, {y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, o).ok());
-      std::vector<uint8_t> codes, scales;
-      reference::Quantize(in.values, c.shape, c.axis, t, c.blocksize, RoundMode::kRint, ScaleAlg::kOcp, &codes, &scales);
-      const int64_t rank = static_cast<int64_t>(c.shape.size()), a = c.axis < 0 ? c.axis + rank : c.axis;
-      int64_t post = 1;
-      for (int64_t i = a + 1; i < rank; ++i) post *= c.shape[i];
-      const int64_t dim = c.shape[a], nb = (dim + c.blocksize - 1) / c.blocksize;
-      std::vector<double> want(n);
-      for (size_t i = 0; i < n; ++i) {
-        const int64_t q = static_cast<int64_t>(i) % post, tt = (static_cast<int64_t>(i) / post) % dim, p = static_cast<int64_t>(i) / post / dim;
-        want[i] = reference::Value(codes[i], t) * reference::ScaleValue(scales[(p * nb + tt / c.blocksize) * post + q]);
-      }
-      DequantizeOptions d;
-      d.axis = c.axis, d.blocksize = c.blocksize;
-      std::vector<float> x32(n);
-      ASSERT_TRUE(dequantize({y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x32.data(), DType::kFloat32, c.shape}, d).ok());
-      std::vector<uint16_t> x16(n), xb(n);
-      ASSERT_TRUE(dequantize({y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x16.data(), DType::kFloat16, c.shape}, d).ok());
-      ASSERT_TRUE(dequantize({y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, {xb.data(), DType::kBFloat16, c.shape}, d).ok());
-      for (size_t i = 0; i < n; ++i) {
-        const double w = want[i];
-        if (std::isnan(w)) {
-          ASSERT_TRUE(std::isnan(x32[i])) << i;
-          continue;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    std::mt19937 rng(5);
+    for (const Case& c : Cases()) {
+      size_t n = 1;
+      for (auto d : c.shape) n *= static_cast<size_t>(d);
+      const Input in = MakeInput(DType::kFloat32, n, rng, 0.002);
+      for (DType t : kElems) {
+        if (BitsOf(t) == 6 && c.shape.back() % 4 != 0) continue;
+        int64_t storage[8];
+        const auto sshape = scale_shape(c.shape, c.axis, c.blocksize, storage);
+        size_t ns = 1;
+        for (auto d : sshape) ns *= static_cast<size_t>(d);
+        std::vector<uint8_t> y(storage_bytes(t, n)), s(ns);
+        QuantizeOptions o;
+        o.axis = c.axis, o.dst_type = t, o.blocksize = c.blocksize;
+        ASSERT_TRUE(quantize({in.raw.data(), DType::kFloat32, c.shape}, {y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, o).ok());
+        std::vector<uint8_t> codes, scales;
+        reference::Quantize(in.values, c.shape, c.axis, t, c.blocksize, RoundMode::kRint, ScaleAlg::kOcp, &codes, &scales);
+        const int64_t rank = static_cast<int64_t>(c.shape.size()), a = c.axis < 0 ? c.axis + rank : c.axis;
+        int64_t post = 1;
+        for (int64_t i = a + 1; i < rank; ++i) post *= c.shape[i];
+        const int64_t dim = c.shape[a], nb = (dim + c.blocksize - 1) / c.blocksize;
+        std::vector<double> want(n);
+        for (size_t i = 0; i < n; ++i) {
+          const int64_t q = static_cast<int64_t>(i) % post, tt = (static_cast<int64_t>(i) / post) % dim, p = static_cast<int64_t>(i) / post / dim;
+          want[i] = reference::Value(codes[i], t) * reference::ScaleValue(scales[(p * nb + tt / c.blocksize) * post + q]);
         }
-        ASSERT_EQ(double(x32[i]), w) << dtype_name(t) << " element " << i;  // exact
-        ASSERT_EQ(std::signbit(x32[i]), std::signbit(w)) << i;
-        const _Float16 h = static_cast<_Float16>(w);  // GCC rounds double -> half to nearest even once
-        uint16_t hb;
-        std::memcpy(&hb, &h, 2);
-        ASSERT_EQ(x16[i], hb) << dtype_name(t) << " f16 element " << i << " value " << w;
-        // bfloat16: round the float32 (exact) to 8 significant bits, half to even.
-        const uint32_t b = Bits(x32[i]);
-        const uint16_t rb = static_cast<uint16_t>((b + 0x7FFF + ((b >> 16) & 1)) >> 16);
-        ASSERT_EQ(xb[i], rb) << dtype_name(t) << " bf16 element " << i;
+        DequantizeOptions d;
+        d.axis = c.axis, d.blocksize = c.blocksize;
+        std::vector<float> x32(n);
+        ASSERT_TRUE(dequantize({y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x32.data(), DType::kFloat32, c.shape}, d).ok());
+        std::vector<uint16_t> x16(n), xb(n);
+        ASSERT_TRUE(dequantize({y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x16.data(), DType::kFloat16, c.shape}, d).ok());
+        ASSERT_TRUE(dequantize({y.data(), t, c.shape}, {s.data(), DType::kFloat8E8M0, sshape}, {xb.data(), DType::kBFloat16, c.shape}, d).ok());
+        for (size_t i = 0; i < n; ++i) {
+          const double w = want[i];
+          if (std::isnan(w)) {
+            ASSERT_TRUE(std::isnan(x32[i])) << i;
+            continue;
+          }
+          ASSERT_EQ(double(x32[i]), w) << dtype_name(t) << " element " << i;  // exact
+          ASSERT_EQ(std::signbit(x32[i]), std::signbit(w)) << i;
+          const _Float16 h = static_cast<_Float16>(w);  // GCC rounds double -> half to nearest even once
+          uint16_t hb;
+          std::memcpy(&hb, &h, 2);
+          ASSERT_EQ(x16[i], hb) << dtype_name(t) << " f16 element " << i << " value " << w;
+          // bfloat16: round the float32 (exact) to 8 significant bits, half to even.
+          const uint32_t b = Bits(x32[i]);
+          const uint16_t rb = static_cast<uint16_t>((b + 0x7FFF + ((b >> 16) & 1)) >> 16);
+          ASSERT_EQ(xb[i], rb) << dtype_name(t) << " bf16 element " << i;
+        }
       }
     }
   }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 // ---- validation: each bad parameter gives its code and name, and nothing is written -----------

@@ -40,9 +40,16 @@ HWY_INLINE Vec<DI> LoadBits(DI di, const T* p) {
     const Rebind<uint16_t, DI> du16;
     return ShiftLeft<16>(PromoteTo(di, LoadU(du16, reinterpret_cast<const uint16_t*>(p))));
   } else {
+#if HWY_TARGET == HWY_SCALAR
+    // Highway 1.0.3's scalar float16 -> float32 turns Inf and NaN into finite numbers.
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return Set(di, static_cast<int32_t>(mx::detail::Float16ToBits(h)));
+#else
     const Rebind<float, DI> df;
     const Rebind<hwy::float16_t, DI> df16;
     return BitCast(di, PromoteTo(df, LoadU(df16, reinterpret_cast<const hwy::float16_t*>(p))));
+#endif
   }
 }
 
@@ -120,149 +127,206 @@ HWY_INLINE uint32_t WidenBits(const T& v) {
   }
 }
 
-#if HWY_TARGET == HWY_AVX2
-// ---- quantize: AVX2, last axis, blocksize 32, eight blocks at a time ---------------------------
-// The hot case. Per block: the max of its four vectors' |x|; the eight block maxima are then
-// transposed into one vector (lane b = block b), so E, the factor and the keep mask are computed
-// once for eight blocks; each block's factor is a lane broadcast. The four vectors of codes are
-// packed into 32 bytes in order with two packs and one permute. Same kernels (ScaleCode,
-// ScaleFactor, QuantizeLanes), so the same bits as the generic path (tested per target).
-HWY_INLINE Vec256<int32_t> MaxOf8x8(Full256<int32_t> di, const Vec256<int32_t>* m) {
-  const Full256<int64_t> d64;
-  Vec256<int32_t> t[4];
-  for (int k = 0; k < 4; ++k) {
-    t[k] = Max(InterleaveLower(di, m[2 * k], m[2 * k + 1]), InterleaveUpper(di, m[2 * k], m[2 * k + 1]));
-  }
-  Vec256<int32_t> u[2];
-  for (int k = 0; k < 2; ++k) {
-    const auto a = BitCast(d64, t[2 * k]), b = BitCast(d64, t[2 * k + 1]);
-    u[k] = Max(BitCast(di, InterleaveLower(d64, a, b)), BitCast(di, InterleaveUpper(d64, a, b)));
-  }
-  // u0 = per 128-bit half [A, B, C, D], u1 = [E, F, G, H]: combine the halves.
-  return Max(ConcatLowerLower(di, u[1], u[0]), ConcatUpperUpper(di, u[1], u[0]));
-}
+// ---- quantize: the last axis, N whole blocks at a time --------------------------------------------
+// The hot case, written for the width Highway gives each target: N = Lanes(di) int32 lanes (16 on
+// AVX-512, 8 on AVX2, 1 on the scalar lane). A group is N consecutive whole blocks. Per block,
+// the max of its |x| bits over its vectors (16-bit inputs: on the 16-bit patterns, widened once);
+// the N block maxima are then transposed into one vector, lane b = block b, by log2(N) rounds of
+// ConcatEven/ConcatOdd, so E, the factor and the keep mask are computed once for N blocks and
+// each block's factor is a lane broadcast. The codes of four vectors are packed into bytes in
+// order and stored at once. The same kernels (ScaleCode, ScaleFactor, QuantizeLanes) as the
+// per-block path below, so the same bits (tested per target).
 
-// 32 codes (four vectors of int32 < 256) to 32 bytes. The two packs leave 4-byte groups in the
-// order c0lo c1lo c2lo c3lo | c0hi c1hi c2hi c3hi (lo/hi: 128-bit halves); kDword puts
-// c0 = elements 0-7, c1 = 8-15, ... back in order. kBf16 is for c0 = elements 0-3 and 8-11,
-// c1 = 4-7 and 12-15 (bfloat16 widened by interleaving), where whole 8-byte groups are in place.
-enum class PackOrder { kDword, kBf16 };
-template <PackOrder kOrder>
-HWY_INLINE __m256i PackBytes32(Vec256<int32_t> c0, Vec256<int32_t> c1, Vec256<int32_t> c2, Vec256<int32_t> c3) {
-  const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(c0.raw, c1.raw), _mm256_packs_epi32(c2.raw, c3.raw));
-  if constexpr (kOrder == PackOrder::kDword) {
-    return _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-  } else {
-    return _mm256_permute4x64_epi64(bytes, 0xD8);
-  }
-}
-
-// Max |x| bits of one block of 32 as int32 lanes (the block's max is the max over lanes). For
-// bfloat16 the maximum is taken on the 16-bit patterns (|x| < 0x8000, so signed compares work)
-// and widened once: a third of the work of widening every element first.
-template <typename T>
-HWY_INLINE Vec256<int32_t> BlockAbsMax(Full256<int32_t> di, const T* xb) {
-  if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
-    const Full256<int16_t> d16;
-    const auto abs = Set(d16, 0x7FFF);
-    const int16_t* p16 = reinterpret_cast<const int16_t*>(xb);
-    const auto m16 = BitCast(di, Max(And(LoadU(d16, p16), abs), And(LoadU(d16, p16 + 16), abs)));
-    return ShiftLeft<16>(Max(And(m16, Set(di, 0xFFFF)), ShiftRight<16>(m16)));
-  } else {
-    const auto abs = Set(di, 0x7FFFFFFF);
-    return Max(Max(And(LoadBits(di, xb), abs), And(LoadBits(di, xb + 8), abs)),
-               Max(And(LoadBits(di, xb + 16), abs), And(LoadBits(di, xb + 24), abs)));
-  }
-}
-
-template <ElemFormat F, RoundMode kMode, bool kAllFinite, typename T>
-HWY_INLINE void Encode8Blocks(const T* x, uint8_t* y, Vec256<float> factor, Vec256<int32_t> keep) {
-  const Full256<int32_t> di;
-  const Full256<float> df;
-  for (int b = 0; b < 8; ++b) {
-    const auto idx = SetTableIndices(di, std::array<int32_t, 8>{b, b, b, b, b, b, b, b}.data());
-    const auto fb = BitCast(df, TableLookupLanes(BitCast(di, factor), idx));
-    const auto kb = kAllFinite ? keep : TableLookupLanes(keep, idx);
-    const T* xb = x + 32 * b;
-    auto code = [&](Vec256<int32_t> bits) { return QuantizeLanes<F, kMode, kAllFinite>(df, di, bits, fb, kb); };
-    __m256i bytes;
-    if constexpr (std::is_same_v<T, hwy::bfloat16_t> && kAllFinite && kMode == RoundMode::kRint) {
-      // bfloat16 |x| bits << 16 by interleaving with zeros (one operation per 8 elements); the
-      // 32 sign bits are packed from the 16-bit data once and or-ed into the code bytes.
-      const Full256<int16_t> d16;
-      const auto zero = Zero(d16);
-      const auto abs = Set(d16, 0x7FFF);
-      const auto r0 = LoadU(d16, reinterpret_cast<const int16_t*>(xb));
-      const auto r1 = LoadU(d16, reinterpret_cast<const int16_t*>(xb) + 16);
-      const auto a0 = And(r0, abs), a1 = And(r1, abs);
-      auto mag = [&](Vec256<int16_t> h) {
-        return EncodeRintAbs<F, true>(df, di, BitCast(di, Mul(BitCast(df, h), fb)));
-      };
-      bytes = PackBytes32<PackOrder::kBf16>(mag(InterleaveLower(d16, zero, a0)), mag(InterleaveUpper(d16, zero, a0)),
-                                            mag(InterleaveLower(d16, zero, a1)), mag(InterleaveUpper(d16, zero, a1)));
-      const __m256i signs = _mm256_permute4x64_epi64(
-          _mm256_packs_epi16(ShiftRight<15>(r0).raw, ShiftRight<15>(r1).raw), 0xD8);  // 0xFF per negative
-      bytes = _mm256_or_si256(bytes, _mm256_and_si256(signs, _mm256_set1_epi8(static_cast<char>(1 << (F.bits - 1)))));
-    } else if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
-      const Full256<int16_t> d16;
-      const auto zero = Zero(d16);
-      const auto r0 = LoadU(d16, reinterpret_cast<const int16_t*>(xb));
-      const auto r1 = LoadU(d16, reinterpret_cast<const int16_t*>(xb) + 16);
-      bytes = PackBytes32<PackOrder::kBf16>(code(BitCast(di, InterleaveLower(d16, zero, r0))),
-                                            code(BitCast(di, InterleaveUpper(d16, zero, r0))),
-                                            code(BitCast(di, InterleaveLower(d16, zero, r1))),
-                                            code(BitCast(di, InterleaveUpper(d16, zero, r1))));
+// Max |x| bits of the bs elements at x, as int32 lanes (the block's max is the max over lanes).
+// 16-bit inputs: the max of the 16-bit |x| patterns (< 0x8000, so signed compares order them as
+// their values), then widened like the elements: half the lanes' work of widening each first.
+template <typename T, class DI>
+HWY_INLINE Vec<DI> BlockAbsMax(DI di, const T* x, int64_t bs) {
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (sizeof(T) == 2) {
+    const Repartition<int16_t, DI> d16;
+    const int64_t M = static_cast<int64_t>(Lanes(d16));
+    const int16_t* p16 = reinterpret_cast<const int16_t*>(x);
+    auto m16 = And(LoadU(d16, p16), Set(d16, 0x7FFF));
+    for (int64_t i = M; i < bs; i += M) m16 = Max(m16, And(LoadU(d16, p16 + i), Set(d16, 0x7FFF)));
+    const auto w = BitCast(di, m16);
+    const auto m = Max(And(w, Set(di, 0xFFFF)), ShiftRight<16>(w));  // one 16-bit pattern per lane
+    if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
+      return ShiftLeft<16>(m);
     } else {
-      bytes = PackBytes32<PackOrder::kDword>(code(LoadBits(di, xb)), code(LoadBits(di, xb + 8)),
-                                             code(LoadBits(di, xb + 16)), code(LoadBits(di, xb + 24)));
-    }
-    if constexpr (F.bits == 8) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + 32 * b), bytes);
-    } else if constexpr (F.bits == 4) {
-      // u16 lane i = code 2i | code 2i+1 << 8 -> byte code 2i | code 2i+1 << 4
-      const __m256i w = _mm256_and_si256(_mm256_or_si256(bytes, _mm256_srli_epi16(bytes, 4)), _mm256_set1_epi16(0xFF));
-      const __m128i packed = _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(y + 16 * b), packed);
-    } else {
-      // dword i = codes 4i..4i+3 -> e0 + 64 e1 + 4096 (e2 + 64 e3), the 24-bit word of PackCodes<6>
-      const __m256i w = _mm256_madd_epi16(_mm256_maddubs_epi16(bytes, _mm256_set1_epi16(0x4001)),
-                                          _mm256_set1_epi32(0x10000001));
-      const __m256i tight = _mm256_shuffle_epi8(w, _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
-                                                                    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1));
-      uint8_t* out = y + 24 * b;
-      const __m128i lo = _mm256_castsi256_si128(tight), hi = _mm256_extracti128_si256(tight, 1);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), lo);
-      const uint32_t lo_tail = static_cast<uint32_t>(_mm_extract_epi32(lo, 2));
-      std::memcpy(out + 8, &lo_tail, 4);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 12), hi);
-      const uint32_t hi_tail = static_cast<uint32_t>(_mm_extract_epi32(hi, 2));
-      std::memcpy(out + 20, &hi_tail, 4);
+      const Rebind<uint16_t, DI> du16;
+      const Rebind<hwy::float16_t, DI> df16;
+      const Rebind<float, DI> df;
+      return BitCast(di, PromoteTo(df, BitCast(df16, DemoteTo(du16, m))));
     }
   }
-}
-
-template <ElemFormat F, RoundMode kMode, typename T>
-HWY_INLINE void Quantize8Blocks(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* scale) {
-  const Full256<int32_t> di;
-  const Full256<float> df;
-  Vec256<int32_t> m[8];
-  for (int b = 0; b < 8; ++b) m[b] = BlockAbsMax(di, x + 32 * b);
-  const auto amax = MaxOf8x8(di, m);
-  const auto e = ScaleCode<F>(df, di, amax, p.alg);
-  const auto factor = ScaleFactor(df, di, e);
-  StoreBytes(di, e, scale);
-  if (AllFalse(di, Eq(e, Set(di, 255)))) {
-    Encode8Blocks<F, kMode, true>(x, y, factor, e);  // the keep mask is all ones: skip it
-  } else {
-    Encode8Blocks<F, kMode, false>(x, y, factor, KeepMask(di, e));
-  }
-}
 #endif
+  const int64_t N = static_cast<int64_t>(Lanes(di));
+  auto m = Zero(di);
+  for (int64_t i = 0; i < bs; i += N) m = Max(m, And(LoadBits(di, x + i), Set(di, 0x7FFFFFFF)));
+  return m;
+}
+
+// Lane b = the max over the lanes of m[b], for the N vectors m[0..N).
+template <class DI>
+HWY_INLINE Vec<DI> TransposeMax(DI di, Vec<DI>* m) {
+  constexpr size_t N = MaxLanes(di);
+  if constexpr (N > 1) {
+    for (size_t w = N; w > 1; w /= 2) {
+      for (size_t k = 0; k < w / 2; ++k) {
+        m[k] = Max(ConcatEven(di, m[2 * k + 1], m[2 * k]), ConcatOdd(di, m[2 * k + 1], m[2 * k]));
+      }
+    }
+  }
+  (void)di;
+  return m[0];
+}
+
+// Bytes that StoreCodes4 writes (FP6 also touches, with junk, the 4N - 3N bytes after them).
+template <ElemFormat F, class DI>
+constexpr size_t CodeBytes4(DI di) {
+  return F.bits * MaxLanes(di) / 2;
+}
+template <ElemFormat F, class DI>
+constexpr size_t TouchedBytes4(DI di) {
+  return F.bits == 6 ? 4 * MaxLanes(di) : CodeBytes4<F>(di);
+}
+
+// Lane j of the FP6 packing's 32-bit permute: the j-th of the 3-byte runs, 3 per 128-bit block.
+template <size_t N>
+struct TightLanes {
+  alignas(64) int32_t v[N];
+  constexpr TightLanes() : v() {
+    for (size_t j = 0; j < N; ++j) v[j] = static_cast<int32_t>(j < 3 * N / 4 ? j / 3 * 4 + j % 3 : j);
+  }
+};
+
+// The codes of 4N consecutive elements (c0..c3, int32 lanes < 2^bits, in element order) packed
+// at dst as PackCodes lays them out.
+template <ElemFormat F, class DI>
+HWY_INLINE void StoreCodes4(DI di, Vec<DI> c0, Vec<DI> c1, Vec<DI> c2, Vec<DI> c3, uint8_t* dst) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)di;
+  const uint8_t codes[4] = {static_cast<uint8_t>(GetLane(c0)), static_cast<uint8_t>(GetLane(c1)),
+                            static_cast<uint8_t>(GetLane(c2)), static_cast<uint8_t>(GetLane(c3))};
+  PackCodes<F.bits>(codes, 4, dst);
+#else
+  const Repartition<uint8_t, DI> d8;
+  // Two saturating packs leave, in each 128-bit block j, the 4-byte groups c0[4j..] c1[4j..]
+  // c2[4j..] c3[4j..]; one 32-bit permute puts them back in element order.
+  const Repartition<int16_t, DI> d16;
+  Vec<decltype(d8)> bytes;
+#if HWY_TARGET == HWY_AVX3
+  const __m512i packed = _mm512_packus_epi16(_mm512_packs_epi32(c0.raw, c1.raw), _mm512_packs_epi32(c2.raw, c3.raw));
+  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  bytes.raw = _mm512_permutexvar_epi32(order, packed);
+#elif HWY_TARGET == HWY_AVX2
+  const __m256i packed = _mm256_packus_epi16(_mm256_packs_epi32(c0.raw, c1.raw), _mm256_packs_epi32(c2.raw, c3.raw));
+  bytes.raw = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+#else
+  const Rebind<uint8_t, DI> dq;  // a quarter of d8
+  HWY_ALIGN uint8_t buf[4 * MaxLanes(di)];
+  const size_t N = Lanes(di);
+  StoreU(DemoteTo(dq, c0), dq, buf);
+  StoreU(DemoteTo(dq, c1), dq, buf + N);
+  StoreU(DemoteTo(dq, c2), dq, buf + 2 * N);
+  StoreU(DemoteTo(dq, c3), dq, buf + 3 * N);
+  bytes = Load(d8, buf);
+#endif
+  if constexpr (F.bits == 8) {
+    StoreU(bytes, d8, dst);
+  } else if constexpr (F.bits == 4) {  // u16 lane i = code 2i | code 2i+1 << 8 -> byte code 2i | code 2i+1 << 4
+    const Rebind<uint8_t, decltype(d16)> dh;
+    const auto w = BitCast(d16, bytes);
+    StoreU(DemoteTo(dh, And(Or(w, ShiftRight<4>(w)), Set(d16, 0xFF))), dh, dst);
+  } else {  // u32 lane i = codes 4i..4i+3 -> the 24-bit word e0 | e1 << 6 | e2 << 12 | e3 << 18
+    const Repartition<uint32_t, DI> du32;
+    const auto w = BitCast(du32, bytes);
+    const auto word = Or(Or(And(w, Set(du32, 0x3F)), And(ShiftRight<2>(w), Set(du32, 0xFC0))),
+                         Or(And(ShiftRight<4>(w), Set(du32, 0x3F000)), And(ShiftRight<6>(w), Set(du32, 0xFC0000))));
+    // Bytes 0-2 of each 32-bit lane to the front of its 128-bit block, then the blocks' 12-byte
+    // runs together: 3N bytes in order, and junk after them.
+    alignas(16) static constexpr uint8_t kTight[16] = {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15, 15, 15, 15};
+    const auto tight = TableLookupBytes(BitCast(d8, word), LoadDup128(d8, kTight));
+    static constexpr TightLanes<MaxLanes(di)> kIdx;
+    const auto runs = TableLookupLanes(BitCast(di, tight), SetTableIndices(di, kIdx.v));
+    StoreU(BitCast(d8, runs), d8, dst);
+  }
+#endif
+}
+
+// Encodes n_vec vectors of the group at x (blocks of bs elements, factor and keep of block b in
+// lane b) into y. `room`: the bytes at y that may be written (the group's codes and what follows
+// them in this call's range); the last, short, quad goes through a small buffer.
+template <ElemFormat F, RoundMode kMode, bool kAllFinite, typename T, class DI, class DF>
+HWY_INLINE void EncodeGroup(DI di, DF df, const T* x, int64_t bs, int64_t n_vec, Vec<DF> factor, Vec<DI> keep,
+                            uint8_t* y, int64_t room) {
+  constexpr int64_t N = static_cast<int64_t>(MaxLanes(di));
+  const int64_t per_block = bs / N;
+  int64_t b = 0, left = per_block;
+  auto fb = BitCast(df, TableLookupLanes(BitCast(di, factor), IndicesFromVec(di, Set(di, 0))));
+  auto kb = kAllFinite ? keep : TableLookupLanes(keep, IndicesFromVec(di, Set(di, 0)));
+  auto next = [&](int64_t v) {
+    if (v >= n_vec) return Zero(di);
+    if (left == 0) {
+      ++b, left = per_block;
+      const auto idx = IndicesFromVec(di, Set(di, static_cast<int32_t>(b)));
+      fb = BitCast(df, TableLookupLanes(BitCast(di, factor), idx));
+      if (!kAllFinite) kb = TableLookupLanes(keep, idx);
+    }
+    --left;
+    return QuantizeLanes<F, kMode, kAllFinite>(df, di, LoadBits(di, x + v * N), fb, kb);
+  };
+  constexpr int64_t kCode = static_cast<int64_t>(CodeBytes4<F>(di));
+  constexpr int64_t kTouch = static_cast<int64_t>(TouchedBytes4<F>(di));
+  for (int64_t v = 0; v < n_vec; v += 4, y += kCode, room -= kCode) {
+    const auto c0 = next(v), c1 = next(v + 1), c2 = next(v + 2), c3 = next(v + 3);
+    if (v + 4 <= n_vec && room >= kTouch) {
+      StoreCodes4<F>(di, c0, c1, c2, c3, y);
+    } else {
+      HWY_ALIGN uint8_t buf[TouchedBytes4<F>(di)];
+      StoreCodes4<F>(di, c0, c1, c2, c3, buf);
+      std::memcpy(y, buf, static_cast<size_t>(std::min(n_vec - v, int64_t{4}) * N * F.bits / 8));
+    }
+  }
+}
+
+// Quantizes n_blocks whole consecutive blocks at x into y, their scale codes into scale[0..).
+// `room`: bytes at y that may be written (at least the blocks' codes).
+template <ElemFormat F, RoundMode kMode, typename T>
+void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* scale, int64_t n_blocks, int64_t room) {
+  const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
+  constexpr int64_t N = static_cast<int64_t>(MaxLanes(di));
+  const int64_t bs = p.blocksize, code_bytes = bs * F.bits / 8;
+  for (int64_t g = 0; g < n_blocks; g += N) {
+    const int64_t count = std::min(N, n_blocks - g);
+    Vec<decltype(di)> m[N];
+    for (int64_t b = 0; b < N; ++b) m[b] = b < count ? BlockAbsMax(di, x + (g + b) * bs, bs) : Zero(di);
+    const auto e = ScaleCode<F>(df, di, TransposeMax(di, m), p.alg);
+    const auto factor = ScaleFactor(df, di, e);
+    if (count == N) {
+      StoreBytes(di, e, scale + g);
+    } else {
+      HWY_ALIGN uint8_t codes[N];
+      StoreBytes(di, e, codes);
+      std::memcpy(scale + g, codes, static_cast<size_t>(count));
+    }
+    const T* xg = x + g * bs;
+    uint8_t* yg = y + g * code_bytes;
+    const int64_t n_vec = count * bs / N, left = room - g * code_bytes;
+    if (AllFalse(di, Eq(e, Set(di, 255)))) {
+      EncodeGroup<F, kMode, true>(di, df, xg, bs, n_vec, factor, e, yg, left);  // keep is all ones: unused
+    } else {
+      EncodeGroup<F, kMode, false>(di, df, xg, bs, n_vec, factor, KeepMask(di, e), yg, left);
+    }
+  }
+}
 
 // ---- quantize: blocks along the last axis (post == 1) -------------------------------------------
-// A block's elements are contiguous: the max |x| over its vectors, reduced across lanes, gives E
-// in every lane; then each vector is scaled and encoded. A short last block (dim % blocksize)
-// and targets whose vectors exceed the block are handled on a zero-padded float32 copy.
+// Whole blocks go through QuantizeGroups above. A short last block (dim % blocksize) is handled
+// here on a zero-padded float32 copy: the max |x| over its vectors, reduced across lanes, gives E
+// in every lane; then each vector is scaled and encoded.
 template <ElemFormat F, RoundMode kMode, typename T>
 void QuantizeLast(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   const ScalableTag<int32_t> di;
@@ -273,17 +337,23 @@ void QuantizeLast(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   uint8_t* y = static_cast<uint8_t*>(p.y);
   HWY_ALIGN uint8_t codes[kMaxBlock] = {};
   HWY_ALIGN int32_t staged[kMaxBlock + kMaxLanes];
+  const int64_t elem_end = g1 / nb * dim + std::min(g1 % nb * bs, dim);  // after this range's last element
   for (int64_t g = g0; g < g1; ++g) {
     const int64_t r = g / nb, b = g % nb;
     const int64_t first = r * dim + b * bs;
-#if HWY_TARGET == HWY_AVX2
-    if (bs == 32 && b + 8 <= nb - (dim % 32 != 0) && g + 8 <= g1) {  // eight full blocks of this row
-      Quantize8Blocks<F, kMode>(p, x + first, y + first * F.bits / 8, p.scale + r * ((nb + 1) / 2) * 2 + b);
-      g += 7;
-      if (b + 8 == nb && nb % 2 == 1) p.scale[r * ((nb + 1) / 2) * 2 + nb] = 0;
+    // Whole blocks go through QuantizeGroups: up to the end of the range when rows hold whole
+    // blocks and their scale rows no padding (then blocks, codes and scales are all consecutive),
+    // else up to the last whole block of this row.
+    const int64_t whole = nb - (dim % bs != 0);
+    if (b < whole) {
+      const int64_t end = dim % bs == 0 && nb % 2 == 0 ? g1 : std::min(g1, r * nb + whole);
+      const int64_t scale_at = nb % 2 == 0 ? g : r * (nb + 1) + b;
+      QuantizeGroups<F, kMode>(p, x + first, y + first * F.bits / 8, p.scale + scale_at, end - g,
+                               (elem_end - first) * F.bits / 8);
+      if (nb % 2 == 1 && whole == nb && end == (r + 1) * nb) p.scale[r * (nb + 1) + nb] = 0;  // pad byte
+      g = end - 1;
       continue;
     }
-#endif
     const int64_t len = std::min(bs, dim - b * bs);
     const bool direct = len == bs && bs % N == 0;
     if (!direct) {
@@ -441,9 +511,19 @@ HWY_INLINE void StoreOut(DI di, Vec<DI> bits, TOut* out) {
     const Rebind<uint16_t, DI> d16;
     StoreU(DemoteTo(d16, RoundToBf16(di, bits)), d16, reinterpret_cast<uint16_t*>(out));
   } else {
+#if HWY_TARGET == HWY_SCALAR
+    // Highway 1.0.3's scalar float32 -> float16 truncates and has no Inf or NaN: the compiler's
+    // conversion rounds to nearest even, as F16C does.
+    float f;
+    const int32_t b = GetLane(bits);
+    std::memcpy(&f, &b, 4);
+    const _Float16 h = static_cast<_Float16>(f);
+    std::memcpy(out, &h, 2);
+#else
     const Rebind<float, DI> df;
     const Rebind<hwy::float16_t, DI> df16;
     StoreU(DemoteTo(df16, BitCast(df, bits)), df16, out);
+#endif
   }
 }
 

@@ -257,25 +257,34 @@ HWY_INLINE void StoreCodes4(DI di, Vec<DI> c0, Vec<DI> c1, Vec<DI> c2, Vec<DI> c
 
 // Encodes n_vec vectors of the group at x (blocks of bs elements, factor and keep of block b in
 // lane b) into y. `room`: the bytes at y that may be written (the group's codes and what follows
-// them in this call's range); the last, short, quad goes through a small buffer.
-template <ElemFormat F, RoundMode kMode, bool kAllFinite, typename T, class DI, class DF>
+// them in this call's range); the last, short, quad goes through a small buffer. kPerBlock: bs / N
+// when known at compile time (blocksize 32), else 0.
+template <ElemFormat F, RoundMode kMode, bool kAllFinite, int64_t kPerBlock, typename T, class DI, class DF>
 HWY_INLINE void EncodeGroup(DI di, DF df, const T* x, int64_t bs, int64_t n_vec, Vec<DF> factor, Vec<DI> keep,
                             uint8_t* y, int64_t room) {
   constexpr int64_t N = static_cast<int64_t>(MaxLanes(di));
-  const int64_t per_block = bs / N;
+  const int64_t per_block = kPerBlock > 0 ? kPerBlock : bs / N;
+  const auto factor_bits = BitCast(di, factor);
+  auto lane = [&](Vec<DI> v, int64_t b) { return TableLookupLanes(v, IndicesFromVec(di, Set(di, static_cast<int32_t>(b)))); };
+  // Block b's factor and keep in every lane; b advances by one every per_block vectors.
   int64_t b = 0, left = per_block;
-  auto fb = BitCast(df, TableLookupLanes(BitCast(di, factor), IndicesFromVec(di, Set(di, 0))));
-  auto kb = kAllFinite ? keep : TableLookupLanes(keep, IndicesFromVec(di, Set(di, 0)));
+  auto fb = BitCast(df, lane(factor_bits, 0));
+  auto kb = kAllFinite ? keep : lane(keep, 0);
   auto next = [&](int64_t v) {
     if (v >= n_vec) return Zero(di);
-    if (left == 0) {
-      ++b, left = per_block;
-      const auto idx = IndicesFromVec(di, Set(di, static_cast<int32_t>(b)));
-      fb = BitCast(df, TableLookupLanes(BitCast(di, factor), idx));
-      if (!kAllFinite) kb = TableLookupLanes(keep, idx);
+    if constexpr (kPerBlock > 0) {
+      const int64_t bv = v / kPerBlock;
+      return QuantizeLanes<F, kMode, kAllFinite>(df, di, LoadBits(di, x + v * N), BitCast(df, lane(factor_bits, bv)),
+                                                 kAllFinite ? keep : lane(keep, bv));
+    } else {
+      if (left == 0) {
+        ++b, left = per_block;
+        fb = BitCast(df, lane(factor_bits, b));
+        if (!kAllFinite) kb = lane(keep, b);
+      }
+      --left;
+      return QuantizeLanes<F, kMode, kAllFinite>(df, di, LoadBits(di, x + v * N), fb, kb);
     }
-    --left;
-    return QuantizeLanes<F, kMode, kAllFinite>(df, di, LoadBits(di, x + v * N), fb, kb);
   };
   constexpr int64_t kCode = static_cast<int64_t>(CodeBytes4<F>(di));
   constexpr int64_t kTouch = static_cast<int64_t>(TouchedBytes4<F>(di));
@@ -315,10 +324,12 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
     const T* xg = x + g * bs;
     uint8_t* yg = y + g * code_bytes;
     const int64_t n_vec = count * bs / N, left = room - g * code_bytes;
-    if (AllFalse(di, Eq(e, Set(di, 255)))) {
-      EncodeGroup<F, kMode, true>(di, df, xg, bs, n_vec, factor, e, yg, left);  // keep is all ones: unused
+    constexpr int64_t k32 = 32 / N;
+    if (AllFalse(di, Eq(e, Set(di, 255)))) {  // the keep mask is all ones: unused
+      if (bs == 32) EncodeGroup<F, kMode, true, k32>(di, df, xg, bs, n_vec, factor, e, yg, left);
+      else EncodeGroup<F, kMode, true, 0>(di, df, xg, bs, n_vec, factor, e, yg, left);
     } else {
-      EncodeGroup<F, kMode, false>(di, df, xg, bs, n_vec, factor, KeepMask(di, e), yg, left);
+      EncodeGroup<F, kMode, false, 0>(di, df, xg, bs, n_vec, factor, KeepMask(di, e), yg, left);
     }
   }
 }
@@ -543,6 +554,7 @@ HWY_INLINE void DequantizeRun(const uint8_t* codes, int64_t n, const uint8_t* sc
     StoreOut(di, BitCast(di, v), out + i);
   }
 }
+
 
 template <ElemFormat F, typename TOut>
 void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {

@@ -140,10 +140,10 @@ const std::vector<Case>& Cases() {
       {{70, 8}, 0, 32},         {{2, 40, 12}, 1, 32},    {{4, 33, 20}, -2, 32}, {{2, 3, 2, 36}, -1, 32},
       {{5, 4, 3, 4}, 0, 32},    {{1, 2, 1, 2, 1, 2, 68}, 6, 64},            {{130, 4}, 0, 96},
       // whole blocks in groups of Lanes (8 or 16) and partial groups: rows with a short last
-      // block, odd block counts (a pad byte per scale row), and rows of 2 blocks that the groups
-      // run across
+      // block, odd block counts (a pad byte per scale row, with and without a short block), and
+      // rows of 2 blocks that the groups run across
       {{3, 300}, -1, 32},       {{2, 512}, 1, 32},       {{5, 480}, -1, 32},    {{7, 64}, -1, 32},
-      {{3, 1088}, -1, 64},      {{9, 20, 96}, -1, 32}};
+      {{3, 1088}, -1, 64},      {{9, 20, 96}, -1, 32},   {{4, 80}, -1, 32}};  // last: 3 blocks, one short
   return cases;
 }
 

@@ -212,10 +212,9 @@ HWY_INLINE void StoreCodes4(DI di, Vec<DI> c0, Vec<DI> c1, Vec<DI> c2, Vec<DI> c
   PackCodes<F.bits>(codes, 4, dst);
 #else
   const Repartition<uint8_t, DI> d8;
-  // Two saturating packs leave, in each 128-bit block j, the 4-byte groups c0[4j..] c1[4j..]
+  Vec<decltype(d8)> bytes;  // the 4N codes as bytes, in element order
+  // x86: two saturating packs leave, in each 128-bit block j, the 4-byte groups c0[4j..] c1[4j..]
   // c2[4j..] c3[4j..]; one 32-bit permute puts them back in element order.
-  const Repartition<int16_t, DI> d16;
-  Vec<decltype(d8)> bytes;
 #if HWY_TARGET == HWY_AVX3
   const __m512i packed = _mm512_packus_epi16(_mm512_packs_epi32(c0.raw, c1.raw), _mm512_packs_epi32(c2.raw, c3.raw));
   const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
@@ -236,6 +235,7 @@ HWY_INLINE void StoreCodes4(DI di, Vec<DI> c0, Vec<DI> c1, Vec<DI> c2, Vec<DI> c
   if constexpr (F.bits == 8) {
     StoreU(bytes, d8, dst);
   } else if constexpr (F.bits == 4) {  // u16 lane i = code 2i | code 2i+1 << 8 -> byte code 2i | code 2i+1 << 4
+    const Repartition<int16_t, DI> d16;
     const Rebind<uint8_t, decltype(d16)> dh;
     const auto w = BitCast(d16, bytes);
     StoreU(DemoteTo(dh, And(Or(w, ShiftRight<4>(w)), Set(d16, 0xFF))), dh, dst);
@@ -554,7 +554,6 @@ HWY_INLINE void DequantizeRun(const uint8_t* codes, int64_t n, const uint8_t* sc
     StoreOut(di, BitCast(di, v), out + i);
   }
 }
-
 
 template <ElemFormat F, typename TOut>
 void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {

@@ -6,6 +6,7 @@
 //              (bench/fetch_mkl.sh puts it there); skipped, with one line saying so, when absent
 //   sleef_u10  Sleef_<stem>f16_u10avx512f / Sleef_<stem>f8_u10avx2 (libsleef.so.3, dlsym)
 //   libmvec    glibc's vector functions _ZGVeN16v_<libm> / _ZGVdN8v_<libm> (libmvec.so.1, dlsym)
+//              (two-input rows: _ZGVeN16vv_<libm> / _ZGVdN8vv_<libm>)
 //   glibc      the scalar C library function <libm> in a loop (libm.so.6, dlsym)
 //   hwy        Highway contrib/math <hwy> (CallExp, ...) in a plain loop, dispatched like ours
 // The columns mkl, libm and hwy of each row name the anchors; an empty name (or `none`) means the
@@ -19,8 +20,9 @@
 // functions are the same on both.
 //
 // Inputs, per function: a deterministic random pool over its useful range, derived from the row's
-// special values (see InputRange); each iteration takes the next window of n elements of a pool of
-// max(n, 64K), as bench_ndtri.cc does. Before timing, every anchor is checked against a reference on
+// special values (see InputRange; a function of two inputs: two independent pools, each uniform in
+// (-100, 100), so that the lanes mix every quadrant); each iteration takes the next window of n
+// elements of a pool of max(n, 64K), as bench_ndtri.cc does. Before timing, every anchor is checked against a reference on
 // 4096 inputs (the C library's binary64 function where the row names one, else accelmath) and the
 // program stops if one is off by more than 64 ulp: a mis-declared signature would otherwise time
 // garbage.
@@ -40,6 +42,10 @@ template <class D, class V>
 V none(D, V v) {
   return v;
 }
+template <class D, class V>
+V none(D, V v, V) {
+  return v;
+}
 
 #define ACCELMATH_BENCH_HWY_Unary(name, hwyfn)                                                   \
   void HwyMap_##name(const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, size_t n) {         \
@@ -55,6 +61,17 @@ V none(D, V v) {
 // Highway's contrib/math has no two-result functions: nothing to time for UnaryPair rows.
 #define ACCELMATH_BENCH_HWY_UnaryPair(name, hwyfn) \
   void HwyMap_##name(const float*, float*, size_t) {}
+#define ACCELMATH_BENCH_HWY_Binary(name, hwyfn)                                                                   \
+  void HwyMap_##name(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b, float* HWY_RESTRICT dst, size_t n) { \
+    const ScalableTag<float> d;                                                                                 \
+    const size_t N = Lanes(d);                                                                                  \
+    size_t i = 0;                                                                                               \
+    for (; i + N <= n; i += N) StoreU(hwyfn(d, LoadU(d, a + i), LoadU(d, b + i)), d, dst + i);                   \
+    if (i < n) {                                                                                                \
+      const auto m = FirstN(d, n - i);                                                                          \
+      BlendedStore(hwyfn(d, MaskedLoad(m, d, a + i), MaskedLoad(m, d, b + i)), m, d, dst + i);                  \
+    }                                                                                                           \
+  }
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
   ACCELMATH_BENCH_HWY_##shape(name, hwyfn)
 #include "accelmath/ops.def"
@@ -102,7 +119,9 @@ struct Special {
 };
 using ArrayFn = accelmath::Status (*)(std::span<float>, std::span<const float>) noexcept;
 using PairArrayFn = accelmath::Status (*)(std::span<float>, std::span<float>, std::span<const float>) noexcept;
+using BinaryArrayFn = accelmath::Status (*)(std::span<float>, std::span<const float>, std::span<const float>) noexcept;
 using MapFn = void (*)(const float* src, float* dst, size_t n);
+using MapFn2 = void (*)(const float* src1, const float* src2, float* dst, size_t n);
 
 struct Row {
   const char* name;
@@ -110,22 +129,33 @@ struct Row {
   const char* libm;  // C library float function or ""
   const char* hwy;   // Highway contrib/math function or "none"
   std::span<const Special> specials;
-  ArrayFn array;      // Unary rows
-  PairArrayFn pair;   // UnaryPair rows: two results (sincos: sin, cos)
-  MapFn hwy_map;
+  ArrayFn array;         // Unary rows
+  PairArrayFn pair;      // UnaryPair rows: two results (sincos: sin, cos)
+  BinaryArrayFn binary;  // Binary rows: two inputs (atan2: y, x)
+  MapFn hwy_map;         // the hwy anchor of a Unary row
+  MapFn2 hwy_map2;       // of a Binary row
 };
 
-// A NaN input closes each list (never read as a pole), so that a row without specials compiles.
-#define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
+// A NaN input closes each list (never read as a pole), so that a row without specials compiles. A
+// Binary row's specials are pairs, {x1, x2, result}: its inputs are not derived from them.
+#define ACCELMATH_BENCH_SPECIALS_Unary(name, ...) \
   constexpr Special kSpecials_##name[] = {__VA_ARGS__ __VA_OPT__(, ) Special{NAN, NAN}};
+#define ACCELMATH_BENCH_SPECIALS_UnaryPair(name, ...) ACCELMATH_BENCH_SPECIALS_Unary(name, __VA_ARGS__)
+#define ACCELMATH_BENCH_SPECIALS_Binary(name, ...) constexpr Special kSpecials_##name[] = {Special{NAN, NAN}};
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
+  ACCELMATH_BENCH_SPECIALS_##shape(name, __VA_ARGS__)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP
 
-#define ACCELMATH_BENCH_ROW_Unary(name, mkl, libm, hwyfn)                                      \
-  Row{#name, mkl, libm, #hwyfn, kSpecials_##name, static_cast<ArrayFn>(&accelmath::name), nullptr, \
-      [](const float* s, float* d, size_t n) { HWY_DYNAMIC_DISPATCH(HwyMap_##name)(s, d, n); }},
-#define ACCELMATH_BENCH_ROW_UnaryPair(name, mkl, libm, hwyfn)                                  \
-  Row{#name, mkl, libm, "none", kSpecials_##name, nullptr, static_cast<PairArrayFn>(&accelmath::name), nullptr},
+#define ACCELMATH_BENCH_ROW_Unary(name, mkl, libm, hwyfn)                                               \
+  Row{#name, mkl, libm, #hwyfn, kSpecials_##name, static_cast<ArrayFn>(&accelmath::name), nullptr, nullptr, \
+      [](const float* s, float* d, size_t n) { HWY_DYNAMIC_DISPATCH(HwyMap_##name)(s, d, n); }, nullptr},
+#define ACCELMATH_BENCH_ROW_UnaryPair(name, mkl, libm, hwyfn)                                                          \
+  Row{#name, mkl, libm, "none", kSpecials_##name, nullptr, static_cast<PairArrayFn>(&accelmath::name), nullptr, nullptr, \
+      nullptr},
+#define ACCELMATH_BENCH_ROW_Binary(name, mkl, libm, hwyfn)                                                        \
+  Row{#name, mkl, libm, #hwyfn, kSpecials_##name, nullptr, nullptr, static_cast<BinaryArrayFn>(&accelmath::name), \
+      nullptr, [](const float* a, const float* b, float* d, size_t n) { HWY_DYNAMIC_DISPATCH(HwyMap_##name)(a, b, d, n); }},
 const Row kRows[] = {
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
   ACCELMATH_BENCH_ROW_##shape(name, mkl, libm, hwyfn)
@@ -180,6 +210,14 @@ constexpr RangeOverride kRangeOverrides[] = {
     {"fresnel_c", {Range::kUniform, -10.0f, 10.0f}},
     {"fresnel_s", {Range::kUniform, -10.0f, 10.0f}},
     {"fresnel", {Range::kUniform, -10.0f, 10.0f}},
+    // Inverse trig and hyperbolic: the whole domain where it is bounded, else (-10, 10) (all three of
+    // atan's regions; tanh saturates at 9) and acosh's half line above 1.
+    {"asin", {Range::kUniform, -1.0f, 1.0f}},
+    {"acos", {Range::kUniform, -1.0f, 1.0f}},
+    {"atan", {Range::kUniform, -10.0f, 10.0f}},
+    {"tanh", {Range::kUniform, -10.0f, 10.0f}},
+    {"asinh", {Range::kUniform, -10.0f, 10.0f}},
+    {"acosh", {Range::kHalfLine, 1.0f, 0.0f}},
 };
 
 // More input sets for some rows, timed as "<name>@<label>": the huge arguments of the trig functions
@@ -202,11 +240,14 @@ constexpr ExtraRange kExtraRanges[] = {
 //  - only one giving +inf, b (the overflow threshold of exp...): uniform in [-(h - 1), h] with h the
 //    largest integer below b, where the results stay normal for base-e/2/10 exponentials;
 //  - none: uniform in [-10, 10], and a warning, since the rule has not seen such a row.
+// A row with two inputs: each input uniform in (-100, 100), independently (every quadrant, ratios
+// from tiny to huge across the lanes of a vector).
 Range InputRange(const Row& row, bool* fallback) {
   *fallback = false;
   for (const auto& o : kRangeOverrides) {
     if (o.name == row.name) return o.range;
   }
+  if (row.binary) return {Range::kUniform, -100.0f, 100.0f};
   float neg_pole = NAN, pos_pole = NAN;
   for (const Special& s : row.specials) {
     if (!std::isfinite(s.in) || !std::isinf(s.out)) continue;
@@ -232,9 +273,12 @@ std::uint64_t SplitMix(std::uint64_t& s) {
   return z ^ (z >> 31);
 }
 
-std::vector<float> Pool(const Range& r, std::size_t n) {
+// The pool of a row's (first) input; a two-input row's second input is another pool of its range,
+// kSecondSeed.
+constexpr std::uint64_t kSecondSeed = 43;
+std::vector<float> Pool(const Range& r, std::size_t n, std::uint64_t seed = 42) {
   std::vector<float> p(n);
-  std::uint64_t s = 42;
+  std::uint64_t s = seed;
   auto unit = [&] { return static_cast<double>(SplitMix(s) >> 11) * 0x1p-53; };  // [0, 1)
   for (std::size_t i = 0; i < n; ++i) {
     float x;
@@ -271,11 +315,13 @@ std::vector<float> Pool(const Range& r, std::size_t n) {
 enum class Target { kNative, kAvx2, kAvx512 };
 Target g_target = Target::kNative;
 
-// fn writes the (first) result to dst; a row with two results writes its second to *second.
+// fn writes the (first) result to dst; a row with two results writes its second to *second. A row
+// with two inputs has fn2(x1, x2, dst, n) instead.
 struct Impl {
   std::string label;
   std::function<void(const float*, float*, std::size_t)> fn;
   std::shared_ptr<std::vector<float>> second = nullptr;
+  std::function<void(const float*, const float*, float*, std::size_t)> fn2 = nullptr;
 };
 
 // The second result's buffer of a UnaryPair row's implementations (room for the largest n).
@@ -351,9 +397,36 @@ Impl VectorPairImpl(const std::string& label, void* f) {
   }
   return {label, [f, second](const float* s, float* d, std::size_t n) { Map8x2(f, s, d, second->data(), n); }, second};
 }
+// Vector functions of two inputs (atan2f: y, x) -> one result.
+__attribute__((target("avx512f"))) void Map16vv(void* f, const float* a, const float* b, float* d, std::size_t n) {
+  const auto fn = reinterpret_cast<__m512 (*)(__m512, __m512)>(f);
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(d + i, fn(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i)));
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(d + i, m, fn(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i)));
+  }
+}
+__attribute__((target("avx2,fma"))) void Map8vv(void* f, const float* a, const float* b, float* d, std::size_t n) {
+  const auto fn = reinterpret_cast<__m256 (*)(__m256, __m256)>(f);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, fn(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
+  if (i < n) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - i)), lane);
+    _mm256_maskstore_ps(d + i, m, fn(_mm256_maskload_ps(a + i, m), _mm256_maskload_ps(b + i, m)));
+  }
+}
+Impl VectorBinaryImpl(const std::string& label, void* f) {
+  if (g_target == Target::kAvx512) {
+    return {label, {}, nullptr, [f](const float* a, const float* b, float* d, std::size_t n) { Map16vv(f, a, b, d, n); }};
+  }
+  return {label, {}, nullptr, [f](const float* a, const float* b, float* d, std::size_t n) { Map8vv(f, a, b, d, n); }};
+}
 #else  // SLEEF and libmvec are timed on x86 only (g_target stays kNative elsewhere)
 std::function<void(const float*, float*, std::size_t)> VectorImpl(void*) { return {}; }
 Impl VectorPairImpl(const std::string& label, void*) { return {label, {}, nullptr}; }
+Impl VectorBinaryImpl(const std::string& label, void*) { return {label, {}, nullptr, nullptr}; }
 #endif
 
 struct Mkl {
@@ -465,8 +538,46 @@ std::vector<Impl> PairImpls(const Row& row, const Libs& libs) {
   return v;
 }
 
+// The implementations of a row with two inputs: ours, MKL VM (vms<stem>(n, a, b, r, mode)), SLEEF
+// u10 and libmvec (vector functions of two vectors, `vv`), glibc's scalar <libm>(x1, x2) and Highway.
+std::vector<Impl> BinaryImpls(const Row& row, const Libs& libs) {
+  std::vector<Impl> v;
+  v.push_back({"accelmath", {}, nullptr, [binary = row.binary](const float* a, const float* b, float* d, std::size_t n) {
+                 binary(std::span<float>(d, n), std::span<const float>(a, n), std::span<const float>(b, n));
+               }});
+  if (*row.mkl && libs.mkl.lib) {
+    using VmFn = void (*)(int, const float*, const float*, float*, long long);
+    if (auto f = reinterpret_cast<VmFn>(Sym(libs.mkl.lib, std::string("vms") + row.mkl))) {
+      constexpr long long kVmlHa = 0x2;
+      v.push_back({"mkl_ha", {}, nullptr, [f](const float* a, const float* b, float* d, std::size_t n) {
+                     f(static_cast<int>(n), a, b, d, kVmlHa);
+                   }});
+    }
+  }
+  const std::string libm = row.libm;
+  if (!libm.empty() && g_target != Target::kNative) {
+    const std::string stem = libm.back() == 'f' ? libm.substr(0, libm.size() - 1) : libm;
+    const bool wide = g_target == Target::kAvx512;
+    const std::string sleef = "Sleef_" + stem + (wide ? "f16_u10" : "f8_u10");
+    void* f = Sym(libs.sleef, sleef + (wide ? "avx512f" : "avx2"));
+    if (!f) f = Sym(libs.sleef, sleef);
+    if (f) v.push_back(VectorBinaryImpl("sleef_u10", f));
+    if (void* g = Sym(libs.mvec, (wide ? "_ZGVeN16vv_" : "_ZGVdN8vv_") + libm)) v.push_back(VectorBinaryImpl("libmvec", g));
+  }
+  if (!libm.empty()) {
+    if (auto f = reinterpret_cast<float (*)(float, float)>(Sym(libs.libm, libm))) {
+      v.push_back({"glibc", {}, nullptr, [f](const float* a, const float* b, float* d, std::size_t n) {
+                     for (std::size_t i = 0; i < n; ++i) d[i] = f(a[i], b[i]);
+                   }});
+    }
+  }
+  if (std::string_view(row.hwy) != "none") v.push_back({"hwy", {}, nullptr, row.hwy_map2});
+  return v;
+}
+
 std::vector<Impl> Impls(const Row& row, const Libs& libs) {
   if (row.pair) return PairImpls(row, libs);
+  if (row.binary) return BinaryImpls(row, libs);
   std::vector<Impl> v;
   v.push_back({"accelmath", [array = row.array](const float* s, float* d, std::size_t n) {
                  array(std::span<float>(d, n), std::span<const float>(s, n));
@@ -507,24 +618,25 @@ double UlpError(float y, double r) {
   return std::fabs(y - r) / ulp;
 }
 
-// Every implementation against the reference on the first 4096 inputs of the pool: the C library's
-// binary64 function (exp for expf...) where the row names one, else accelmath (which the accuracy
-// tests measure). An anchor off by more than 64 ulp on this input set is wrong there (Highway's sin
+// Every implementation against the reference on the first 4096 inputs of the pool (in2: the second
+// inputs of a two-input row): the C library's binary64 function (exp for expf...) where the row
+// names one, else accelmath (which the accuracy tests measure). An anchor off by more than 64 ulp on this input set is wrong there (Highway's sin
 // beyond |x| 39000) or mis-declared: it is dropped from `impls` for this set, and the summary says
 // so. Returns false, having said why, when accelmath itself is off by more than 64 ulp.
-bool Check(const Row& row, std::vector<Impl>& impls, const std::vector<float>& in, const Libs& libs,
-           std::string* summary) {
+bool Check(const Row& row, std::vector<Impl>& impls, const std::vector<float>& in, const std::vector<float>& in2,
+           const Libs& libs, std::string* summary) {
   const std::string libm = row.libm;
-  double (*ref)(double) = nullptr;
-  if (!libm.empty() && libm.back() == 'f' && !row.pair) {
-    ref = reinterpret_cast<double (*)(double)>(Sym(libs.libm, libm.substr(0, libm.size() - 1)));
-  }
+  void* ref = nullptr;  // double (*)(double), or double (*)(double, double) for two inputs
+  if (!libm.empty() && libm.back() == 'f' && !row.pair) ref = Sym(libs.libm, libm.substr(0, libm.size() - 1));
   std::vector<double> want(in.size()), want2(in.size());
   std::vector<float> got(in.size()), got2(in.size());
   if (ref) {
-    for (std::size_t i = 0; i < in.size(); ++i) want[i] = ref(in[i]);
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      want[i] = row.binary ? reinterpret_cast<double (*)(double, double)>(ref)(in[i], in2[i])
+                           : reinterpret_cast<double (*)(double)>(ref)(in[i]);
+    }
   } else {
-    const accelmath::Status s = row.pair ? row.pair(got, got2, in) : row.array(got, in);
+    const accelmath::Status s = row.pair ? row.pair(got, got2, in) : row.binary ? row.binary(got, in, in2) : row.array(got, in);
     if (s != accelmath::Status::kOk) {
       std::fprintf(stderr, "bench_math: accelmath::%s returned an error\n", row.name);
       return false;
@@ -538,7 +650,11 @@ bool Check(const Row& row, std::vector<Impl>& impls, const std::vector<float>& i
   std::vector<Impl> kept;
   for (const Impl& impl : impls) {
     std::fill(got.begin(), got.end(), NAN);
-    impl.fn(in.data(), got.data(), in.size());
+    if (impl.fn2) {
+      impl.fn2(in.data(), in2.data(), got.data(), in.size());
+    } else {
+      impl.fn(in.data(), got.data(), in.size());
+    }
     double worst = 0;
     std::size_t at = 0;
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -568,10 +684,15 @@ void Run(benchmark::State& state, const Impl& impl, const Range& range) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const std::size_t pool = std::max<std::size_t>(n, 1 << 16);
   const std::vector<float> in = Pool(range, pool);
+  const std::vector<float> in2 = impl.fn2 ? Pool(range, pool, kSecondSeed) : std::vector<float>();
   std::vector<float> out(pool);
   std::size_t off = 0;
   for (auto _ : state) {
-    impl.fn(in.data() + off, out.data() + off, n);
+    if (impl.fn2) {
+      impl.fn2(in.data() + off, in2.data() + off, out.data() + off, n);
+    } else {
+      impl.fn(in.data() + off, out.data() + off, n);
+    }
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
     off = (off + n) % pool;
@@ -647,8 +768,8 @@ int Main(int argc, char** argv) {
     for (const auto& [name, r] : cases) {
       std::string summary;
       std::vector<Impl> impls = all_impls;
-      ok = Check(row, impls, Pool(r, 4096), libs, &summary) && ok;
-      benchmark::AddCustomContext("inputs_" + name, r.Describe());
+      ok = Check(row, impls, Pool(r, 4096), Pool(r, 4096, kSecondSeed), libs, &summary) && ok;
+      benchmark::AddCustomContext("inputs_" + name, (row.binary ? "each input, independently: " : "") + r.Describe());
       benchmark::AddCustomContext("check_" + name, summary);
       for (const Impl& impl : impls) {
         benchmark::RegisterBenchmark((name + "/" + impl.label).c_str(), [impl, r = r](benchmark::State& s) { Run(s, impl, r); })

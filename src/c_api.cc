@@ -18,6 +18,12 @@ constexpr int kNullPointer = static_cast<int>(accelmath::Status::kNullPointer);
     return static_cast<int>(                                                                          \
         accelmath::name(std::span<float>(dst1, n), std::span<float>(dst2, n), std::span<const float>(src, n))); \
   }
+#define ACCELMATH_C_Binary(name)                                                                       \
+  extern "C" int accelmath_##name##_f32(float* dst, const float* src1, const float* src2, size_t n) {   \
+    if (n != 0 && (dst == nullptr || src1 == nullptr || src2 == nullptr)) return kNullPointer;          \
+    return static_cast<int>(accelmath::name(std::span<float>(dst, n), std::span<const float>(src1, n),   \
+                                            std::span<const float>(src2, n)));                          \
+  }
 #define ACCELMATH_OP(name, shape, ...) ACCELMATH_C_##shape(name)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP

@@ -15,6 +15,11 @@
     const int i = blockIdx.x * blockDim.x + threadIdx.x;                                                         \
     if (i < n) accelmath::lane::EvalPair<accelmath::Eval::k##eval>(accelmath::lane::name##Kernel{}, x[i], y1 + i, y2 + i); \
   }
+#define ACCELMATH_CUDA_Binary(name, eval)                                                                          \
+  __global__ void name##Kernel(const float* x1, const float* x2, float* y, int n) {                                \
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;                                                           \
+    if (i < n) y[i] = accelmath::lane::EvalBinary<accelmath::Eval::k##eval>(accelmath::lane::name##Kernel{}, x1[i], x2[i]); \
+  }
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) ACCELMATH_CUDA_##shape(name, eval)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP

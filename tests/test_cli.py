@@ -91,12 +91,19 @@ with tempfile.TemporaryDirectory() as d:
     # exactly first, x - round(x), as NumPy's sin(pi x) would not be.)
     rc, so, _ = run("list")
     rows = [l.split() for l in so.splitlines()[1:]]
-    results = {r[0]: int(r[2]) for r in rows}
+    inputs = {r[0]: int(r[2]) for r in rows}
+    results = {r[0]: int(r[3]) for r in rows}
     names = list(results)
     check(rc == 0 and {"exp", "log1p", "ndtri", "sin", "sincos", "fresnel"} <= set(names), f"list names the functions: {names}")
+    check(set(inputs.values()) <= {1, 2} and set(results.values()) <= {1, 2}, f"list gives inputs and results: {rows[:2]}")
     x = np.concatenate([rng.uniform(-20, 20, 500), rng.uniform(0, 5, 500), [0.0, -0.0, np.inf, -np.inf, np.nan]])
     x = x.astype(np.float32)
     np.save(P("x.npy"), x)
+    # The second input of the two-input functions: other magnitudes and signs, and the specials against
+    # each other (the last five of x against these five).
+    x2 = np.concatenate([rng.uniform(-30, 30, 500), rng.uniform(-1e-3, 1e-3, 500), [-0.0, 0.0, np.inf, np.nan, -np.inf]])
+    x2 = x2.astype(np.float32)
+    np.save(P("x2.npy"), x2)
 
     def pi_reduced(fn):
         return lambda v: fn(np.pi * (v - np.round(v))) * np.where(np.round(v) % 2 == 0, 1.0, -1.0)
@@ -105,19 +112,21 @@ with tempfile.TemporaryDirectory() as d:
                  "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "sin": np.sin, "cos": np.cos,
                  "tan": np.tan, "sinpi": pi_reduced(np.sin), "cospi": pi_reduced(np.cos),
                  "tanpi": lambda v: np.tan(np.pi * (v - np.round(v))),
-                 "fresnel_c": lambda v: special.fresnel(v)[1], "fresnel_s": lambda v: special.fresnel(v)[0]}
+                 "fresnel_c": lambda v: special.fresnel(v)[1], "fresnel_s": lambda v: special.fresnel(v)[0],
+                 "atan2": np.arctan2}
     outputs = {}
     with np.errstate(all="ignore"):
         for name in names:
             outs = [P(f"y_{name}_{k}.npy") for k in range(results[name])]
-            rc, _, err = run("run", "--op", name, "--in", P("x.npy"), *sum((["--out", o] for o in outs), []))
+            ins = [P("x.npy"), P("x2.npy")][:inputs[name]]
+            rc, _, err = run("run", "--op", name, *sum((["--in", i] for i in ins), []), *sum((["--out", o] for o in outs), []))
             ys = [np.load(o) for o in outs] if rc == 0 else None
             check(rc == 0 and all(y.shape == x.shape and y.dtype == np.float32 for y in ys), f"run --op {name}: exit {rc} {err}")
             if ys is not None:
                 outputs[name] = ys
             if name in numpy_ref and ys is not None:
                 y = ys[0]
-                ref = numpy_ref[name](x.astype(np.float64))
+                ref = numpy_ref[name](*[a.astype(np.float64) for a in (x, x2)[:inputs[name]]])
                 fin = np.isfinite(ref) & (np.abs(ref) < 3e38) & (np.abs(ref) > 1e-37)
                 spacing = np.spacing(np.abs(ref[fin]).astype(np.float32)).astype(np.float64)
                 err_ulp = float(np.max(np.abs(y[fin] - ref[fin]) / spacing))
@@ -135,6 +144,33 @@ with tempfile.TemporaryDirectory() as d:
           "run sincos with an unwritable second --out leaves no first output behind")
     rc, _, err = run("run", "--op", "sincos", "--in", good, "--out", P("s1.npy"), "--out", P("s1.npy"))
     check(rc == 2 and "must differ" in err and not os.path.exists(P("s1.npy")), "run sincos with the same --out twice is rejected")
+
+    # Two inputs (every two-input row): same shape required, one --in per input; memory order kept.
+    for name in [n for n in names if inputs[n] == 2]:
+        rc, _, err = run("run", "--op", name, "--in", good, "--out", P("b.npy"))
+        check(rc == 2 and "takes 2 --in" in err and not os.path.exists(P("b.npy")), f"run {name} with one --in is rejected")
+        np.save(P("short.npy"), np.zeros(99, np.float32))
+        rc, _, err = run("run", "--op", name, "--in", good, "--in", P("short.npy"), "--out", P("b.npy"))
+        lines = err.strip().splitlines()
+        check(rc == 2 and len(lines) == 1 and "(100,)" in lines[0] and "(99,)" in lines[0] and not os.path.exists(P("b.npy")),
+              f"run {name} with inputs of different shapes: exit {rc}, one line naming both shapes: {lines}")
+        np.save(P("f64b.npy"), np.zeros(100, np.float64))
+        rc, _, err = run("run", "--op", name, "--in", good, "--in", P("f64b.npy"), "--out", P("b.npy"))
+        check(rc == 2 and "dtype" in err and "f64b.npy" in err, f"run {name} rejects a float64 second input")
+        a2 = np.asfortranarray(rng.uniform(-2, 2, size=(3, 4)).astype(np.float32))
+        b2 = np.asfortranarray(rng.uniform(-2, 2, size=(3, 4)).astype(np.float32))
+        np.save(P("a2.npy"), a2), np.save(P("b2.npy"), b2)
+        rc, _, err = run("run", "--op", name, "--in", P("a2.npy"), "--in", P("b2.npy"), "--out", P("ab.npy"))
+        ab = np.load(P("ab.npy")) if rc == 0 else None
+        # Element positions: the same as running the flat C-order arrays.
+        np.save(P("a2c.npy"), a2.ravel(order="K")), np.save(P("b2c.npy"), b2.ravel(order="K"))
+        rc2, _, _ = run("run", "--op", name, "--in", P("a2c.npy"), "--in", P("b2c.npy"), "--out", P("abc.npy"))
+        check(rc == 0 and rc2 == 0 and ab.flags.f_contiguous and ab.shape == (3, 4) and
+              np.array_equal(ab.ravel(order="K").view(np.uint32), np.load(P("abc.npy")).view(np.uint32)),
+              f"run {name} keeps Fortran order and pairs the elements by position")
+        np.save(P("a2c.npy"), np.ascontiguousarray(a2))
+        rc, _, err = run("run", "--op", name, "--in", P("a2c.npy"), "--in", P("b2.npy"), "--out", P("b.npy"))
+        check(rc == 2 and "Fortran" in err and not os.path.exists(P("b.npy")), f"run {name} rejects inputs of different memory orders")
 
     # verify: pass, fail, bad input.
     p = rng.uniform(0, 1, size=4096).astype(np.float32)
@@ -300,10 +336,15 @@ with tempfile.TemporaryDirectory() as d:
     np.save(P("g.npy"), np.linspace(0.1, 0.9, 64, dtype=np.float32))
     # Counts: CLI11 alone reads "-1" as 2^64 - 1 (a sweep that grows memory without end); each count
     # has an upper bound, named in the message.
-    usage(["sweep", "ndtri", "--sample", "-1", "--quiet"], ["--sample", "'-1'", "100000000"],
+    usage(["sweep", "ndtri", "--sample", "-1", "--quiet"], ["--sample", "'-1'"],
           "sweep --sample -1 is refused (it grew memory without bound)")
     usage(["sweep", "ndtri", "--sample", "1000000000000", "--quiet"], ["--sample", "100000000"],
           "sweep --sample 1e12 is refused with its bound (it aborted with std::bad_alloc)")
+    # A function of two inputs generates its sample as it goes: a larger bound, 2^40.
+    usage(["sweep", "--all", "--sample", "1000000000000", "--quiet"], ["--sample", "100000000"],
+          "sweep --all --sample 1e12 is refused for the one-input functions")
+    usage(["sweep", "ndtri", "--sample", "2000000000000", "--quiet"], ["--sample", str(1 << 40)],
+          "sweep --sample 2e12 is refused with the two-input bound")
     usage(["oracle-check", "ndtri", "--samples", "-5", "--quiet"], ["--samples", "'-5'", "100000000"],
           "oracle-check --samples -5 is refused (it grew memory without bound)")
     usage(["verify", "--golden", P("g.npy"), "--actual", P("g.npy"), "--show", "-1"], ["--show", "'-1'"],

@@ -36,17 +36,20 @@ TEST(HostileCAbi, NullPointersWithCountAreAnError) {
   for (const auto& f : accelmath::functions()) {
     SCOPED_TRACE(f.name);
     float a[4] = {0.5f, 0.5f, 0.5f, 0.5f}, b[4] = {7, 7, 7, 7}, c[4] = {7, 7, 7, 7};
-    EXPECT_EQ(f.run_c_abi(nullptr, nullptr, nullptr, 4), 8);
-    EXPECT_EQ(f.run_c_abi(nullptr, nullptr, nullptr, std::numeric_limits<size_t>::max()), 8);
-    EXPECT_EQ(f.run_c_abi(nullptr, nullptr, nullptr, 0), 0);
-    EXPECT_EQ(f.run_c_abi(b, c, nullptr, 4), 8);
-    EXPECT_EQ(f.run_c_abi(nullptr, c, a, 4), 8);
+    EXPECT_EQ(f.run_c_abi(nullptr, nullptr, nullptr, nullptr, 4), 8);
+    EXPECT_EQ(f.run_c_abi(nullptr, nullptr, nullptr, nullptr, std::numeric_limits<size_t>::max()), 8);
+    EXPECT_EQ(f.run_c_abi(nullptr, nullptr, nullptr, nullptr, 0), 0);
+    EXPECT_EQ(f.run_c_abi(b, c, nullptr, a, 4), 8);
+    EXPECT_EQ(f.run_c_abi(nullptr, c, a, a, 4), 8);
     if (f.outputs() == 2) {
-      EXPECT_EQ(f.run_c_abi(b, nullptr, a, 4), 8);
+      EXPECT_EQ(f.run_c_abi(b, nullptr, a, a, 4), 8);
+    }
+    if (f.inputs() == 2) {
+      EXPECT_EQ(f.run_c_abi(b, c, a, nullptr, 4), 8);
     }
     EXPECT_EQ(b[0], 7.0f);
     EXPECT_EQ(c[0], 7.0f);
-    EXPECT_EQ(f.run_c_abi(b, c, a, 4), 0);  // and the real call still works
+    EXPECT_EQ(f.run_c_abi(b, c, a, a, 4), 0);  // and the real call still works
   }
   EXPECT_STRNE(accelmath::status_message(Status::kNullPointer), "unknown status");
 }

@@ -12,15 +12,22 @@
 namespace accelmath {
 
 // Unary: f(x); UnaryPair: two results of one input (sincos: sin and cos), bit-identical to those of
-// two Unary rows (its oracle row names them).
-enum class Shape { kUnary, kUnaryPair };
+// two Unary rows (its oracle row names them); Binary: one result of two inputs, f(x1, x2) (atan2(y, x)).
+enum class Shape { kUnary, kUnaryPair, kBinary };
 // How a kernel evaluates: in float32 lanes, or in binary64 lanes rounded to float32 once.
 enum class Eval { kF32, kF64 };
 
 // An input and the exact float32 result the function must return for it, bit for bit (out2: the
-// second result of a UnaryPair row).
+// second result of a UnaryPair row; in2: the second input of a Binary row).
 struct Special {
   float in, out, out2 = 0.0f;
+  float in2 = 0.0f;
+};
+
+// How a Binary row lists its special values: {first input, second input, result}, in the order of
+// the call (atan2: {y, x, atan2(y, x)}). src/registry.cc turns each into a Special.
+struct BinarySpecial {
+  float in, in2, out;
 };
 
 struct FunctionInfo {
@@ -43,14 +50,22 @@ struct FunctionInfo {
   Status (*array2)(std::span<float> dst1, std::span<float> dst2, std::span<const float> src, std::size_t count) noexcept;
   void (*scalar2)(float x, float* out1, float* out2) noexcept;
   int (*c_abi2)(float* dst1, float* dst2, const float* src, std::size_t n);
+  // Binary rows (nullptr otherwise):
+  Status (*array_binary)(std::span<float> dst, std::span<const float> src1, std::span<const float> src2,
+                         std::size_t count) noexcept;
+  float (*scalar_binary)(float x1, float x2) noexcept;
+  int (*c_abi_binary)(float* dst, const float* src1, const float* src2, std::size_t n);
 
+  // How many inputs per result: 1, or 2 for Binary.
+  int inputs() const noexcept { return shape == Shape::kBinary ? 2 : 1; }
   // How many results per input: 1, or 2 for UnaryPair.
   int outputs() const noexcept { return shape == Shape::kUnaryPair ? 2 : 1; }
-  // Any row through one signature, for tools and tests: the array function with dst2 ignored by
-  // one-output rows; the per-element function (out2 untouched by one-output rows); the C ABI.
-  Status run(std::span<float> dst1, std::span<float> dst2, std::span<const float> src, std::size_t count) const noexcept;
-  void run_scalar(float x, float* out1, float* out2) const noexcept;
-  int run_c_abi(float* dst1, float* dst2, const float* src, std::size_t n) const noexcept;
+  // Any row through one signature, for tools and tests: src2 is read by two-input rows only, dst2
+  // (out2) written by two-result rows only. The array function, the per-element function, the C ABI.
+  Status run(std::span<float> dst1, std::span<float> dst2, std::span<const float> src1, std::span<const float> src2,
+             std::size_t count) const noexcept;
+  void run_scalar(float x1, float x2, float* out1, float* out2) const noexcept;
+  int run_c_abi(float* dst1, float* dst2, const float* src1, const float* src2, std::size_t n) const noexcept;
 };
 
 // Every function, in registry order.

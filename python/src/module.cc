@@ -1,15 +1,16 @@
 // accelmath._core: the Python extension (nanobind). docs/python.md describes what users see.
 //
-// Every function of the registry (accelmath/ops.def) becomes accelmath.<name>(x, out=None) by one
-// loop over accelmath::functions(): nothing here names a math function. Each call
+// Every function of the registry (accelmath/ops.def) becomes accelmath.<name>(x, out=None) (two
+// inputs: accelmath.<name>(x1, x2, out=None), arrays of one shape) by one loop over
+// accelmath::functions(): nothing here names a math function. Each call
 //  - imports x (and out) without a copy, through the buffer protocol or DLPack (NumPy arrays, CPU
 //    torch tensors), and checks them before anything is written: float32, on the CPU, out writable
 //    and of x's shape; errors are TypeError/ValueError messages that start with the argument's name;
 //  - calls the array function once over the whole buffer when x and out are dense in the same
 //    order (C or Fortran), and otherwise walks them in C order, 1024 elements at a time, through a
-//    stack buffer (any strides, negative ones included); an out that shares memory with x other
-//    than as the very same view makes x be copied first, so the result is as if x were read whole
-//    before anything is written;
+//    stack buffer (any strides, negative ones included); an out that shares memory with an input
+//    other than as the very same view makes that input be copied first, so the result is as if the
+//    inputs were read whole before anything is written;
 //  - releases the GIL while it computes (arrays of kReleaseGil = 4096 elements or more).
 // Results are the array function's own, so bit-identical to the C++ API on every SIMD target.
 //
@@ -247,39 +248,46 @@ void Check(accelmath::Status s) {
   if (s != accelmath::Status::kOk) throw std::runtime_error(accelmath::status_message(s));
 }
 
-// f over x into outs (1 or 2 views of x's shape); the caller has released the GIL.
-void Apply(const accelmath::FunctionInfo& f, View x, const View* outs, size_t n) {
-  const int m = f.outputs();
-  bool copy_x = false;
-  for (int j = 0; j < m; ++j) copy_x |= Overlap(x, outs[j], n) && !x.SameAs(outs[j]);
-  std::vector<float> copy;
-  std::vector<int64_t> c_strides(x.shape.size());
-  if (copy_x) {  // read x whole before anything is written; the copy is dense in C order
-    copy.resize(n);
-    Walker(x).Gather(copy.data(), n);
-    int64_t s = 1;
-    for (size_t i = x.shape.size(); i-- > 0;) c_strides[i] = s, s *= x.shape[i];
-    x = {copy.data(), x.shape, c_strides};
+// f over xs (1 or 2 views of one shape: its inputs) into outs (1 or 2 views of that shape: its
+// results); the caller has released the GIL.
+void Apply(const accelmath::FunctionInfo& f, View* xs, const View* outs, size_t n) {
+  const int k = f.inputs(), m = f.outputs();
+  std::vector<float> copies[2];
+  std::vector<int64_t> c_strides(xs[0].shape.size());
+  int64_t stride = 1;
+  for (size_t i = xs[0].shape.size(); i-- > 0;) c_strides[i] = stride, stride *= xs[0].shape[i];
+  for (int a = 0; a < k; ++a) {
+    bool copy_x = false;
+    for (int j = 0; j < m; ++j) copy_x |= Overlap(xs[a], outs[j], n) && !xs[a].SameAs(outs[j]);
+    if (copy_x) {  // read the input whole before anything is written; the copy is dense in C order
+      copies[a].resize(n);
+      Walker(xs[a]).Gather(copies[a].data(), n);
+      xs[a] = {copies[a].data(), xs[a].shape, c_strides};
+    }
   }
+  const View& x1 = xs[0];
+  const View& x2 = xs[k - 1];  // src2: read by two-input rows only
   for (char order : {'C', 'F'}) {
-    bool dense = x.Dense(order);
+    bool dense = true;
+    for (int a = 0; a < k; ++a) dense = dense && xs[a].Dense(order);
     for (int j = 0; j < m; ++j) dense = dense && outs[j].Dense(order);
     if (dense) {  // one call over the whole buffer (outs[m - 1]: dst2, ignored by one-result rows)
-      Check(f.run({outs[0].data, n}, {outs[m - 1].data, n}, {x.data, n}, n));
+      Check(f.run({outs[0].data, n}, {outs[m - 1].data, n}, {x1.data, n}, {x2.data, n}, n));
       return;
     }
   }
   constexpr size_t kChunk = 1024;
-  float in[kChunk], r1[kChunk], r2[kChunk];
+  float in1[kChunk], in2[kChunk], r1[kChunk], r2[kChunk];
   float* res[2] = {r1, r2};
   std::vector<Walker> walkers;
   for (int j = 0; j < m; ++j) walkers.emplace_back(outs[j]);
-  Walker xw(x);
+  Walker w1(x1), w2(x2);
   for (size_t done = 0; done < n; done += kChunk) {
-    const size_t k = std::min(kChunk, n - done);
-    xw.Gather(in, k);
-    Check(f.run({r1, k}, {r2, k}, {in, k}, k));
-    for (int j = 0; j < m; ++j) walkers[j].Scatter(res[j], k);
+    const size_t c = std::min(kChunk, n - done);
+    w1.Gather(in1, c);
+    if (k == 2) w2.Gather(in2, c);
+    Check(f.run({r1, c}, {r2, c}, {in1, c}, {k == 2 ? in2 : in1, c}, c));
+    for (int j = 0; j < m; ++j) walkers[j].Scatter(res[j], c);
   }
 }
 
@@ -287,9 +295,23 @@ void Apply(const accelmath::FunctionInfo& f, View x, const View* outs, size_t n)
 // releasing and taking back the GIL costs other threads.
 constexpr size_t kReleaseGil = 4096;
 
-nb::object Call(const accelmath::FunctionInfo& f, nb::handle x_obj, nb::handle out_obj) {
-  const Operand x(x_obj, "x", false);
-  const int m = f.outputs();
+// The Python names of a row's array arguments: x (one input), or x1 and x2 (two inputs, in the
+// order of the C++ call, as NumPy's ufuncs of two arguments name them).
+const char* InputName(const accelmath::FunctionInfo& f, int a) { return f.inputs() == 1 ? "x" : a == 0 ? "x1" : "x2"; }
+
+// f over its inputs (1 or 2 array handles) into out (None: new arrays).
+nb::object Call(const accelmath::FunctionInfo& f, const nb::handle* x_objs, nb::handle out_obj) {
+  const int k = f.inputs(), m = f.outputs();
+  std::optional<Operand> xs[2];
+  for (int a = 0; a < k; ++a) {
+    xs[a].emplace(x_objs[a], InputName(f, a), false);
+    if (a > 0 && !std::ranges::equal(xs[a]->shape(), xs[0]->shape())) {
+      throw nb::value_error((std::string(InputName(f, a)) + ": shape " + ShapeText(xs[a]->shape()) + " is not " +
+                             InputName(f, 0) + "'s shape " + ShapeText(xs[0]->shape()) + " (no broadcasting)").c_str());
+    }
+  }
+  const Operand& x = *xs[0];  // the results take its shape (and type, when out is None)
+  const std::string x_name = InputName(f, 0);
   nb::object results[2];
   if (out_obj.is_none()) {
     for (int j = 0; j < m; ++j) results[j] = x.NewLike();
@@ -310,29 +332,39 @@ nb::object Call(const accelmath::FunctionInfo& f, nb::handle x_obj, nb::handle o
     const std::string arg = m == 1 ? "out" : "out[" + std::to_string(j) + "]";
     outs[j].emplace(results[j], arg, true);
     if (!std::ranges::equal(outs[j]->shape(), x.shape())) {
-      throw nb::value_error((arg + ": shape " + ShapeText(outs[j]->shape()) + " is not x's shape " + ShapeText(x.shape())).c_str());
+      throw nb::value_error((arg + ": shape " + ShapeText(outs[j]->shape()) + " is not " + x_name + "'s shape " +
+                             ShapeText(x.shape())).c_str());
     }
     views[j] = outs[j]->view();
   }
   const size_t n = x.size();
   if (m == 2 && Overlap(views[0], views[1], n)) throw nb::value_error("out: the two output arrays share memory");
+  View in_views[2];
+  for (int a = 0; a < k; ++a) in_views[a] = xs[a]->view();
   if (n >= kReleaseGil) {
     nb::gil_scoped_release release;
-    Apply(f, x.view(), views, n);
+    Apply(f, in_views, views, n);
   } else {
-    Apply(f, x.view(), views, n);
+    Apply(f, in_views, views, n);
   }
   if (m == 1) return results[0];
   return nb::make_tuple(results[0], results[1]);
 }
 
 std::string DocOf(const accelmath::FunctionInfo& f) {
-  std::string doc = "Element-wise accelmath::" + std::string(f.name) + " of a float32 array of any shape and strides";
-  doc += f.outputs() == 2 ? " (two results; out is a tuple of two arrays).\n" : ".\n";
+  std::string doc = "Element-wise accelmath::" + std::string(f.name);
+  if (f.inputs() == 2) {
+    doc += "(x1, x2) of two float32 arrays of one shape (no broadcasting), any strides.\n";
+  } else {
+    doc += " of a float32 array of any shape and strides";
+    doc += f.outputs() == 2 ? " (two results; out is a tuple of two arrays).\n" : ".\n";
+  }
   char bound[32];
   std::snprintf(bound, sizeof bound, "%g", f.bound_ulp);
-  doc += "Max error " + std::string(bound) + " ulp over every float32 input; domain: " + f.domain + ".\n";
-  doc += "Bit-identical to the C++ API. Returns out (a new array of x's type when out is None).";
+  doc += "Max error " + std::string(bound) + " ulp over every float32 input" + (f.inputs() == 2 ? " pair" : "") +
+         "; domain: " + f.domain + ".\n";
+  doc += "Bit-identical to the C++ API. Returns out (a new array of " + std::string(InputName(f, 0)) +
+         "'s type when out is None).";
   return doc;
 }
 
@@ -469,10 +501,17 @@ NB_MODULE(_core, m) {
   for (const accelmath::FunctionInfo& f : accelmath::functions()) {
     const accelmath::FunctionInfo* fp = &f;
     docs.push_back(DocOf(f));
-    m.def(f.name, [fp](nb::handle x, nb::handle out) { return Call(*fp, x, out); }, "x"_a, "out"_a = nb::none(),
-          docs.back().c_str());
+    if (f.inputs() == 2) {
+      m.def(f.name, [fp](nb::handle x1, nb::handle x2, nb::handle out) {
+        const nb::handle xs[2] = {x1, x2};
+        return Call(*fp, xs, out);
+      }, "x1"_a, "x2"_a, "out"_a = nb::none(), docs.back().c_str());
+    } else {
+      m.def(f.name, [fp](nb::handle x, nb::handle out) { return Call(*fp, &x, out); }, "x"_a, "out"_a = nb::none(),
+            docs.back().c_str());
+    }
     nb::dict info;
-    info["name"] = f.name, info["family"] = f.family, info["outputs"] = f.outputs();
+    info["name"] = f.name, info["family"] = f.family, info["inputs"] = f.inputs(), info["outputs"] = f.outputs();
     info["bound_ulp"] = f.bound_ulp, info["domain"] = f.domain;
     names.append(info);
   }

@@ -20,11 +20,18 @@ def test_every_registry_function_is_exposed(cli):
 @pytest.mark.parametrize("name", [f.name for f in accelmath.functions])
 def test_bit_identical_to_cli(name, cli, tmp_path):
     info = next(f for f in accelmath.functions if f.name == name)
-    x = sample(1 << 15, seed=len(name)).reshape(-1, 2)  # 2-D: the CLI keeps the shape
-    np.save(tmp_path / "x.npy", x)
+    # 2-D: the CLI keeps the shape. A second input (two-input rows) is another sample, reversed so
+    # that the specials meet the random values and, in the middle, each other.
+    xs = [sample(1 << 15, seed=len(name)).reshape(-1, 2)]
+    if info.inputs == 2:
+        xs.append(np.ascontiguousarray(sample(1 << 15, seed=len(name) + 1)[::-1]).reshape(-1, 2))
+    x = xs[0]
+    for k, a in enumerate(xs):
+        np.save(tmp_path / f"x{k}.npy", a)
     outs = [tmp_path / f"y{k}.npy" for k in range(info.outputs)]
-    cli("run", "--op", name, "--in", tmp_path / "x.npy", *[a for o in outs for a in ("--out", o)])
-    got = getattr(accelmath, name)(x)
+    cli("run", "--op", name, *[a for k in range(info.inputs) for a in ("--in", tmp_path / f"x{k}.npy")],
+        *[a for o in outs for a in ("--out", o)])
+    got = getattr(accelmath, name)(*xs)
     got = got if info.outputs == 2 else (got,)
     assert len(got) == info.outputs
     for g, o in zip(got, outs):
@@ -46,3 +53,44 @@ def test_known_values():
     s, c = accelmath.sincospi(np.float32([0.5, 1.0, -0.0]))
     np.testing.assert_array_equal(bits(s), bits(np.float32([1, 0, -0.0])))
     np.testing.assert_array_equal(bits(c), bits(np.float32([0, -1, 1])))
+    y = np.float32([0.0, -0.0, 1.0, -1.0, np.inf, 1e-45])
+    x = np.float32([-0.0, 1.0, 1.0, -np.inf, np.inf, 1.0])
+    np.testing.assert_array_equal(bits(accelmath.atan2(y, x)), bits(np.float32([np.pi, -0.0, np.pi / 4, -np.pi, np.pi / 4,
+                                                                                1e-45])))
+
+
+@pytest.mark.parametrize("name", [f.name for f in accelmath.functions if f.inputs == 2])
+def test_two_inputs(name):
+    """x1 and x2 of one shape (no broadcasting), any strides, out= either of them; errors name the argument."""
+    fn = getattr(accelmath, name)
+    x1 = sample(4096 - 64, seed=3)
+    x2 = sample(4096 - 64, seed=4)[::-1].copy()
+    want = fn(x1, x2)
+    assert want.shape == x1.shape and want.dtype == np.float32
+    # Strided and Fortran-order views give the bits of the contiguous call, element by element.
+    a, b = x1.reshape(64, -1).T, x2.reshape(64, -1)[:, ::-1].T
+    np.testing.assert_array_equal(bits(fn(a, b)), bits(fn(np.ascontiguousarray(a), np.ascontiguousarray(b))))
+    # out= either input (in place), and the same array for both inputs.
+    for k in (0, 1):
+        y1, y2 = x1.copy(), x2.copy()
+        out = (y1, y2)[k]
+        assert fn(y1, y2, out=out) is out
+        np.testing.assert_array_equal(bits(out), bits(want))
+    z = x1.copy()
+    want_same = fn(x1, x1)
+    fn(z, z, out=z)
+    np.testing.assert_array_equal(bits(z), bits(want_same))
+    # out overlapping an input shifted by one: as if the inputs were read whole first.
+    buf = x2.copy()
+    fn(x1[1:], buf[:-1], out=buf[1:])
+    np.testing.assert_array_equal(bits(buf[1:]), bits(fn(x1[1:], x2[:-1])))
+    # Shapes must match; errors name the argument and write nothing.
+    out = np.full(x1.shape, 5, np.float32)
+    with pytest.raises(ValueError, match=r"^x2: shape \(4095,\) is not x1's shape \(4096,\)"):
+        fn(x1, x2[1:], out=out)
+    with pytest.raises(TypeError, match=r"^x2: expected float32"):
+        fn(x1, np.ones(x2.shape), out=out)
+    with pytest.raises(ValueError, match=r"^out: shape"):
+        fn(x1, x2, out=out[1:])
+    assert (out == 5).all()
+    assert fn.__name__ == name and "x1" in fn.__doc__

@@ -54,6 +54,7 @@ int Error(const std::string& msg) {
 
 // Upper bounds of the count options (CLI11 alone would read "-1" as 2^64 - 1).
 constexpr std::uint64_t kMaxSweepSample = 100000000;       // sweep --sample, oracle-check --samples: 4 bytes each in memory
+constexpr std::uint64_t kMaxPairSample = std::uint64_t{1} << 40;  // sweep --sample of a two-input function: generated, not stored
 constexpr std::uint64_t kMaxStreamSample = std::uint64_t{1} << 32;  // mx-sweep, atomic-sweep --sample: as many as all 2^32
 constexpr std::uint64_t kMaxShow = 1000000;               // verify --show
 
@@ -110,12 +111,13 @@ const accelmath::FunctionInfo* FindFunction(const std::string& name) {
   return f;
 }
 
-// `run`: the inputs in argument order (as many as the function's shape takes), one --out per
-// result (sincos: --out SIN --out COS), each with the input's shape and memory order.
+// `run`: the inputs in argument order (as many as the function's shape takes: atan2 --in Y --in X),
+// all of one shape and memory order, one --out per result (sincos: --out SIN --out COS), each with
+// the inputs' shape and memory order.
 int Run(const std::string& op, const std::vector<std::string>& ins, const std::vector<std::string>& outs) {
   const accelmath::FunctionInfo* f = FindFunction(op);
   if (!f) return kBadInput;
-  const std::size_t arity = 1, results = static_cast<std::size_t>(f->outputs());
+  const std::size_t arity = static_cast<std::size_t>(f->inputs()), results = static_cast<std::size_t>(f->outputs());
   if (ins.size() != arity) return Error(op + " takes " + std::to_string(arity) + " --in, got " + std::to_string(ins.size()));
   if (outs.size() != results) return Error(op + " writes " + std::to_string(results) + " --out, got " + std::to_string(outs.size()));
   if (results == 2 && outs[0] == outs[1]) return Error(op + ": the two --out files must differ");
@@ -123,13 +125,24 @@ int Run(const std::string& op, const std::vector<std::string>& ins, const std::v
     // Every --out is checked before any work, and the set is renamed into place only when all
     // were written: an error leaves no new file and every existing one as it was.
     accelmath::io::OutputSet out(outs);
-    NpyArray a = accelmath::io::read_npy(ins[0]);
-    if (a.descr != "<f4") return Error(ins[0] + ": dtype '" + a.descr + "', expected float32 ('<f4')");
+    std::vector<NpyArray> in;
+    for (const std::string& path : ins) {
+      in.push_back(accelmath::io::read_npy(path));
+      const NpyArray& a = in.back();
+      if (a.descr != "<f4") return Error(path + ": dtype '" + a.descr + "', expected float32 ('<f4')");
+      if (a.shape != in[0].shape || a.fortran_order != in[0].fortran_order) {
+        return Error(op + ": the inputs differ in shape: " + ins[0] + " is " + in[0].shape_string() +
+                     (in[0].fortran_order ? " (Fortran order)" : "") + ", " + path + " is " + a.shape_string() +
+                     (a.fortran_order ? " (Fortran order)" : "") + " (no broadcasting)");
+      }
+    }
+    NpyArray& a = in[0];  // the outputs take its shape and order
     const std::size_t n = a.count();  // 0 for an empty array: the outputs are empty arrays of its shape
-    std::vector<float> src(n), dst1(n), dst2(n);
+    std::vector<float> src1(n), src2(arity == 2 ? n : 0), dst1(n), dst2(n);
     if (n) {
-      std::memcpy(src.data(), a.data.data(), 4 * n);
-      const accelmath::Status s = f->run(dst1, dst2, src, n);
+      std::memcpy(src1.data(), a.data.data(), 4 * n);
+      if (arity == 2) std::memcpy(src2.data(), in[1].data.data(), 4 * n);
+      const accelmath::Status s = f->run(dst1, dst2, src1, src2, n);
       if (s != accelmath::Status::kOk) return Error(accelmath::status_message(s));
     }
     for (std::size_t k = 0; k < results; ++k) {
@@ -144,11 +157,11 @@ int Run(const std::string& op, const std::vector<std::string>& ins, const std::v
 }
 
 int List() {
-  std::printf("%-15s %-11s %-7s %-6s %-6s %-5s %-48s %s\n", "function", "family", "results", "driver", "eval", "bound",
-              "domain", "oracle");
+  std::printf("%-15s %-11s %-6s %-7s %-6s %-6s %-5s %-48s %s\n", "function", "family", "inputs", "results", "driver",
+              "eval", "bound", "domain", "oracle");
   for (const auto& f : accelmath::functions()) {
     const auto* o = accelmath::oracle::find_oracle(f.name);
-    std::printf("%-15s %-11s %-7d %-6s %-6s %-5g %-48s %s\n", f.name, f.family, f.outputs(), f.driver,
+    std::printf("%-15s %-11s %-6d %-7d %-6s %-6s %-5g %-48s %s\n", f.name, f.family, f.inputs(), f.outputs(), f.driver,
                 f.eval == accelmath::Eval::kF64 ? "f64" : "f32", f.bound_ulp, f.domain, o ? o->source : "(none)");
   }
   return 0;
@@ -233,7 +246,8 @@ int UpdateDoc(const std::string& path, const std::map<std::string, std::string>&
   return 0;
 }
 
-// `sweep F` or `sweep --all`: every float32 input, or --sample N random ones plus edge cases.
+// `sweep F` or `sweep --all`: every float32 input, or --sample N random ones plus edge cases; a
+// function of two inputs: its structured sample (sweep::PairSample) of size N, by default 2^32.
 // Exit 1 when a function exceeds its bound (or --max-ulp, if given).
 int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample, std::uint64_t seed, bool quiet,
           double max_ulp, const std::string& doc) {
@@ -248,6 +262,12 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
     return kBadInput;
   }
   if (!doc.empty() && sample != 0) return Error("--update-doc records exhaustive sweeps only (drop --sample)");
+  for (const auto* f : fs) {  // one-input samples are held in memory; a two-input one is generated
+    if (f->inputs() == 1 && sample > kMaxSweepSample) {
+      return Error("--sample " + std::to_string(sample) + ": at most " + std::to_string(kMaxSweepSample) + " for " +
+                   f->name + " (larger ones only for functions of two inputs)");
+    }
+  }
   std::map<std::string, std::string> rows;
   int rc = 0;
   for (std::size_t k = 0; k < fs.size(); ++k) {
@@ -258,8 +278,15 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
     const std::string label = "sweep " + std::string(f->name) +
                               (fs.size() > 1 ? " [" + std::to_string(k + 1) + "/" + std::to_string(fs.size()) + "]" : "");
     accelmath::sweep::Result r;
-    std::string set;
-    if (sample == 0) {
+    std::string set, table_set;
+    if (f->inputs() == 2) {  // 2^64 pairs: the structured sample, at least 2^32 of them unless --sample
+      const accelmath::sweep::PairSample pairs(sample ? sample : accelmath::sweep::kDefaultPairSample, seed, f);
+      set = pairs.describe();
+      table_set = "structured sample of " + std::to_string(pairs.grid()) + ", seed " + std::to_string(seed) +
+                  " (docs/engine.md)";
+      accelmath::cli::Progress progress(label, pairs.size(), "pairs", !quiet);
+      r = accelmath::sweep::run_pairs(*f, *o, pairs, threads, &progress);
+    } else if (sample == 0) {
       set = "every float32 input";
       accelmath::cli::Progress progress(label, std::uint64_t{1} << 32, "inputs", !quiet);
       r = accelmath::sweep::run_all(*f, *o, threads, &progress);
@@ -271,7 +298,7 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
       r = accelmath::sweep::run_inputs(*f, *o, in, threads, &progress);
     }
     accelmath::sweep::print(r, *f, set, stdout);
-    rows[f->name] = accelmath::sweep::markdown_row(r, *f);
+    rows[f->name] = accelmath::sweep::markdown_row(r, *f, table_set);
     const double limit = max_ulp >= 0 ? max_ulp : f->bound_ulp;
     if (r.pair_mismatches) {
       std::printf("FAIL: %s differs from %s, %s\n", f->name, o->part1, o->part2);
@@ -283,7 +310,8 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
   }
   if (!doc.empty()) {
     const std::string footer = "Each row: `accelmath sweep <function> --threads " + std::to_string(threads) +
-                               " --update-doc " + doc + "` (every float32 input through the array API, time on " +
+                               " --update-doc " + doc + "` (every float32 input through the array API; a function " +
+                               "of two inputs: its structured sample of pairs, docs/engine.md; time on " +
                                std::to_string(threads) + " threads), dispatched to Highway target " +
                                hwy::TargetName(hwy::SupportedAndGeneratedTargets().front()) + ".";
     if (const int e = UpdateDoc(doc, rows, footer)) return e;
@@ -292,7 +320,8 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
 }
 
 // `oracle-check F` or `--all`: how far the double tier of each oracle is from its exact tier, in
-// float32 ulp, on a sample of inputs where the function is finite.
+// float32 ulp, on a sample of inputs where the function is finite (pairs for a two-input function:
+// its structured sample at the size --samples).
 int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint64_t seed, double limit, bool quiet) {
   int rc = 0;
   std::vector<const accelmath::FunctionInfo*> fs;
@@ -303,35 +332,47 @@ int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint6
     const auto& f = *fs[k];
     const auto* o = accelmath::oracle::find_oracle(f.name);
     if (!o) return Error(std::string("no oracle row for ") + f.name);
-    if (!o->fast) {  // a UnaryPair row: its parts' oracles are checked on their own rows
+    if (!o->has_tiers()) {  // a UnaryPair row: its parts' oracles are checked on their own rows
       std::printf("%-15s %s: no tiers of its own\n", f.name, o->source);
       continue;
     }
-    const auto in = accelmath::sweep::sample(samples, seed, &f);
+    std::vector<float> in, in2;
+    if (f.inputs() == 2) {
+      accelmath::sweep::PairSample(samples, seed, &f).materialise(in, in2);
+    } else {
+      in = accelmath::sweep::sample(samples, seed, &f);
+      in2.assign(in.size(), 0.0f);
+    }
     double worst = 0;
-    float worst_x = 0;
+    float worst_x = 0, worst_x2 = 0;
     std::size_t n = 0;
     mpfr_t r;
     mpfr_init2(r, 128);
     accelmath::cli::Progress progress(
         "oracle-check " + std::string(f.name) +
             (fs.size() > 1 ? " [" + std::to_string(k + 1) + "/" + std::to_string(fs.size()) + "]" : ""),
-        in.size(), "inputs", !quiet);
-    for (float x : in) {
+        in.size(), f.inputs() == 2 ? "pairs" : "inputs", !quiet);
+    for (std::size_t i = 0; i < in.size(); ++i) {
       progress.add(1);
-      const double fast = o->fast(x);
+      const double fast = o->fast_at(in[i], in2[i]);
       if (!(std::fabs(fast) < 0x1p128) || fast == 0) continue;  // beyond float32 the result is inf either way
-      o->exact(r, x);
+      o->exact_at(r, in[i], in2[i]);
       const double exact = mpfr_get_d(r, MPFR_RNDN);
       const double e = std::fabs(fast - exact) / accelmath::oracle::ulp_f32(exact);
-      if (e > worst) worst = e, worst_x = x;
+      if (e > worst) worst = e, worst_x = in[i], worst_x2 = in2[i];
       ++n;
     }
     mpfr_clear(r);
     progress.finish();
-    std::printf("%-15s %s: %zu finite inputs (%zu random, seed %llu, + edge cases): max |fast - exact| = %.3e "
-                "float32 ulp at x = %.9g\n", f.name, o->source, n, samples, static_cast<unsigned long long>(seed), worst,
-                worst_x);
+    char at[96];
+    if (f.inputs() == 2) {
+      std::snprintf(at, sizeof at, "(x1, x2) = (%.9g, %.9g)", worst_x, worst_x2);
+    } else {
+      std::snprintf(at, sizeof at, "x = %.9g", worst_x);
+    }
+    std::printf("%-15s %s: %zu finite %s (%zu %s, seed %llu, + edge cases): max |fast - exact| = %.3e "
+                "float32 ulp at %s\n", f.name, o->source, n, f.inputs() == 2 ? "pairs" : "inputs", samples,
+                f.inputs() == 2 ? "structured" : "random", static_cast<unsigned long long>(seed), worst, at);
     if (!(worst <= limit)) {
       std::printf("FAIL: %s exceeds %g ulp\n", f.name, limit);
       rc = 1;
@@ -348,7 +389,7 @@ int main(int argc, char** argv) {
 
   std::string op;
   std::vector<std::string> ins, outs;
-  auto* run = app.add_subcommand("run", "apply a function to float32 .npy files (any shape; the output keeps it)");
+  auto* run = app.add_subcommand("run", "apply a function to float32 .npy files (any shape, the same for every input; the output keeps it)");
   run->add_option("--op", op, "function (`accelmath list`)")->required();
   run->add_option("--in", ins, "input .npy (float32), once per argument, in argument order")->required();
   run->add_option("--out", outs, "output .npy, once per result")->required();
@@ -385,8 +426,9 @@ int main(int argc, char** argv) {
   sweep->add_option("--update-doc", doc, "write the result table between the sweep-table markers of this markdown file");
   sweep->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
   sweep->add_option("--sample", sample, "run N random inputs plus the edge cases instead of every input (N at most " +
-                                            std::to_string(kMaxSweepSample) + "; 0: every input)")
-      ->check(Count(kMaxSweepSample));
+                                            std::to_string(kMaxSweepSample) + "; 0: every input); a function of two "
+                                            "inputs: its structured sample at size N (at most 2^40) instead of 2^32")
+      ->check(Count(kMaxPairSample));
   sweep->add_option("--seed", seed, "random seed for --sample");
   sweep->add_flag("--quiet", quiet, "no progress line");
   sweep->add_option("--max-ulp", max_ulp, "exit 1 if the max ulp error exceeds this, finite >= 0 (default: each function's bound)")

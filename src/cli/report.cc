@@ -51,10 +51,11 @@ double median_seconds(const std::function<void()>& fn, int reps) {
 }
 
 // One row per registry function: the accuracy on a sample (2^20 random inputs plus the edge cases,
-// against the function's oracle), its bit-exact special values, and its throughput at 64K
-// elements, one thread, beside the C library's scalar float function (the row's libm column, looked
-// up at run time) in the same run. Inputs for the speed: the sample itself (every class of input,
-// specials included), a different window per repetition.
+// against the function's oracle; a function of two inputs: its structured sample of 2^20 pairs plus
+// the edge pairs), its bit-exact special values, and its throughput at 64K elements, one thread,
+// beside the C library's scalar float function (the row's libm column, looked up at run time) in
+// the same run. Inputs for the speed: the sample itself (every class of input, specials included),
+// a different window per repetition.
 int report(std::FILE* out) {
   constexpr std::size_t kSample = 1 << 20;
   constexpr std::size_t kBench = 1 << 16;
@@ -72,27 +73,47 @@ int report(std::FILE* out) {
       rc = 1;
       continue;
     }
-    const std::vector<float> sample = sweep::sample(kSample, 20260715, &f);
-    const sweep::Result r = sweep::run_inputs(f, *o, sample, threads, false);
+    // The inputs (sample2: a two-input row's second inputs, zeros for the others).
+    std::vector<float> sample, sample2;
+    sweep::Result r;
+    if (f.inputs() == 2) {
+      sweep::PairSample(kSample, 20260715, &f).materialise(sample, sample2);
+      r = sweep::run_pairs(f, *o, sample, sample2, threads, nullptr);
+    } else {
+      sample = sweep::sample(kSample, 20260715, &f);
+      sample2.assign(sample.size(), 0.0f);
+      r = sweep::run_inputs(f, *o, sample, threads, false);
+    }
     const auto same = [](float y, float want) {
       return std::isnan(want) ? std::isnan(y) : (y == want && std::signbit(y) == std::signbit(want));
     };
     std::size_t special_ok = 0;
     for (const Special& s : f.specials) {
       float y1 = 0, y2 = 0;
-      f.run_scalar(s.in, &y1, &y2);
+      f.run_scalar(s.in, s.in2, &y1, &y2);
       special_ok += same(y1, s.out) && (f.outputs() == 1 || same(y2, s.out2));
     }
     std::vector<float> y(kBench), y2(kBench);
     std::size_t off = 0;
-    const auto window = [&] { off = (off + kBench) % (sample.size() - kBench); return sample.data() + off; };
-    const double t = median_seconds([&] { f.run(y, y2, std::span<const float>(window(), kBench), kBench); }, 15);
+    const auto window = [&] { off = (off + kBench) % (sample.size() - kBench); return off; };
+    const double t = median_seconds([&] {
+      const std::size_t at = window();
+      f.run(y, y2, std::span<const float>(sample.data() + at, kBench), std::span<const float>(sample2.data() + at, kBench),
+            kBench);
+    }, 15);
     std::string anchor = "-";
-    using LibmFn = float (*)(float);
-    if (auto* g = *f.libm && f.outputs() == 1 ? reinterpret_cast<LibmFn>(dlsym(RTLD_DEFAULT, f.libm)) : nullptr) {
+    void* g = *f.libm && f.outputs() == 1 ? dlsym(RTLD_DEFAULT, f.libm) : nullptr;
+    if (g) {
       const double tg = median_seconds([&] {
-        const float* x = window();
-        for (std::size_t i = 0; i < kBench; ++i) y[i] = g(x[i]);
+        const std::size_t at = window();
+        const float *x = sample.data() + at, *x2 = sample2.data() + at;
+        if (f.inputs() == 2) {
+          const auto g2 = reinterpret_cast<float (*)(float, float)>(g);
+          for (std::size_t i = 0; i < kBench; ++i) y[i] = g2(x[i], x2[i]);
+        } else {
+          const auto g1 = reinterpret_cast<float (*)(float)>(g);
+          for (std::size_t i = 0; i < kBench; ++i) y[i] = g1(x[i]);
+        }
       }, 15);
       char b[64];
       std::snprintf(b, sizeof b, "%.1fx %s", tg / t, f.libm);
@@ -222,7 +243,7 @@ void WriteAccuracySamples(const fs::path& data, Progress& progress) {
   std::mt19937 rng(20261201);
   for (const FunctionInfo& f : functions()) {
     const oracle::Oracle* o = oracle::find_oracle(f.name);
-    if (f.outputs() != 1 || !o || !o->fast) {
+    if (f.outputs() != 1 || f.inputs() != 1 || !o || !o->fast) {  // per binade of one input: one-input rows
       progress.add(1);
       continue;
     }
@@ -241,7 +262,7 @@ void WriteAccuracySamples(const fs::path& data, Progress& progress) {
       }
     }
     std::vector<float> y(x.size()), y2(x.size());
-    f.run(y, y2, x, x.size());
+    f.run(y, y2, x, x, x.size());
     const auto boost = BoostAnchor(f.name);
     const std::size_t cols = boost ? 4 : 3;
     io::NpyArray a;
@@ -300,10 +321,10 @@ int report_with_figures(const std::string& dir) {
   const std::string exe_dir = ExeDir();
   Progress progress("report figures", functions().size() + 3, "steps");
   bool ok = WriteText(root / "report.txt", text);
-  std::string functions_csv = "name,outputs,bound,libm,mkl,domain\n";
+  std::string functions_csv = "name,outputs,bound,libm,mkl,domain,inputs\n";
   for (const FunctionInfo& f : functions()) {
     functions_csv += std::string(f.name) + "," + std::to_string(f.outputs()) + "," + std::to_string(f.bound_ulp) + "," +
-                     f.libm + "," + f.mkl + ",\"" + f.domain + "\"\n";
+                     f.libm + "," + f.mkl + ",\"" + f.domain + "\"," + std::to_string(f.inputs()) + "\n";
   }
   ok = ok && WriteText(data / "functions.csv", functions_csv);
   std::FILE* atomic_rows = std::fopen((data / "atomic-rows.csv").string().c_str(), "w");

@@ -10,10 +10,11 @@
 namespace accelmath::detail {
 
 // A registry row's array loop on one Highway target (src/dispatch/family-inl.h): `unary` for Unary
-// rows, `pair` for UnaryPair rows.
+// rows, `pair` for UnaryPair rows, `binary` for Binary rows.
 struct ArrayLoop {
   void (*unary)(const float* src, float* dst, std::size_t n);
   void (*pair)(const float* src, float* dst1, float* dst2, std::size_t n);
+  void (*binary)(const float* src1, const float* src2, float* dst, std::size_t n);
 };
 
 // Checks a unary call f(dst, src, count). kOk means: count fits both spans and the first `count`
@@ -58,6 +59,23 @@ Status RunUnaryPair(Kernel* kernel, std::span<float> dst1, std::span<float> dst2
                     std::size_t count) noexcept {
   const Status s = CheckUnaryPair(dst1, dst2, src, count);
   if (s == Status::kOk && count != 0) kernel(src.data(), dst1.data(), dst2.data(), count);
+  return s;
+}
+
+// Checks a two-input call f(dst, src1, src2, count): dst against each source as CheckUnary (in
+// place on either source, or disjoint from it). The sources are only read: they may overlap.
+inline Status CheckBinary(std::span<float> dst, std::span<const float> src1, std::span<const float> src2,
+                          std::size_t count) noexcept {
+  if (count > src2.size()) return Status::kBufferTooSmall;  // every size before any overlap
+  if (const Status s = CheckUnary(dst, src1, count); s != Status::kOk) return s;
+  return CheckUnary(dst, src2, count);
+}
+
+template <class Kernel>
+Status RunBinary(Kernel* kernel, std::span<float> dst, std::span<const float> src1, std::span<const float> src2,
+                 std::size_t count) noexcept {
+  const Status s = CheckBinary(dst, src1, src2, count);
+  if (s == Status::kOk && count != 0) kernel(src1.data(), src2.data(), dst.data(), count);
   return s;
 }
 

@@ -21,6 +21,10 @@ namespace accelmath::scalar {
   ACCELMATH_SCALAR_CLONES void name(float x, float* out1, float* out2) noexcept { \
     lane::EvalPair<Eval::k##eval>(lane::name##Kernel{}, x, out1, out2);       \
   }
+#define ACCELMATH_SCALAR_Binary(name, eval)                                     \
+  ACCELMATH_SCALAR_CLONES float name(float x1, float x2) noexcept {             \
+    return lane::EvalBinary<Eval::k##eval>(lane::name##Kernel{}, x1, x2);       \
+  }
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) ACCELMATH_SCALAR_##shape(name, eval)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP

@@ -3,7 +3,8 @@
 // per-element API and the SIMD drivers run the very same composition.
 //   ACCELMATH_DEFINE_KERNEL(name, driver, kernel): a functor `name##Kernel` for the row.
 //     Map rows call `kernel(d, x)`, or `kernel(d, x, second)` for a row with two results (shape
-//     UnaryPair, Map only: the kernel returns the first and writes the second). Split rows have
+//     UnaryPair, Map only: the kernel returns the first and writes the second), or `kernel(d, x1,
+//     x2)` for a row with two inputs (shape Binary, Map only). Split rows have
 //     three parts, kernel##IsCommon (a mask), kernel##Common and kernel##Rare; on one vector they
 //     give IfThenElse(IsCommon, Common, Rare), skipping a region no lane needs (a whole-vector test, never per lane: each lane's value is
 //     the same pure function either way). The array driver of a Split row instead compacts the
@@ -40,11 +41,12 @@ ACCELMATH_KERNEL V SplitEval(const K& k, D d, V x) {
   ACCELMATH_KERNEL ret member(D d, V x) const {  \
     return fn(d, x);                             \
   }
+// `more`: nothing (Unary), the second result (UnaryPair, by reference) or the second input (Binary).
 #define ACCELMATH_DEFINE_KERNEL_Map(name, kernel)                        \
   struct name##Kernel {                                                  \
-    template <class D, class V, class... Second>                         \
-    ACCELMATH_KERNEL V operator()(D d, V x, Second&... second) const {   \
-      return kernel(d, x, second...);                                    \
+    template <class D, class V, class... More>                           \
+    ACCELMATH_KERNEL V operator()(D d, V x, More&&... more) const {      \
+      return kernel(d, x, static_cast<More&&>(more)...);                 \
     }                                                                    \
   };
 #define ACCELMATH_DEFINE_KERNEL_Split(name, kernel)       \

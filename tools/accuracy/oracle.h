@@ -21,16 +21,35 @@ namespace accelmath::oracle {
 
 using Fast = double (*)(double x);
 using Exact = void (*)(mpfr_ptr out, double x);
+// The tiers of a function of two inputs (registry shape Binary): f(x1, x2).
+using Fast2 = double (*)(double x1, double x2);
+using Exact2 = void (*)(mpfr_ptr out, double x1, double x2);
 
 struct Oracle {
   const char* name;    // the registry function it serves
   const char* source;  // the two tiers, for people
-  Fast fast;
+  Fast fast;           // one-input rows (nullptr otherwise)
   Exact exact;
   // A row with two results (registry shape UnaryPair) has no tiers of its own: its results must be
   // bit-identical to those of the one-output functions part1 and part2 (ACCELMATH_ORACLE_PAIR).
   const char* part1 = nullptr;
   const char* part2 = nullptr;
+  // A row with two inputs (registry shape Binary, ACCELMATH_ORACLE2): its tiers take both.
+  Fast2 fast2 = nullptr;
+  Exact2 exact2 = nullptr;
+
+  // Whether the row has tiers of its own (every row but a UnaryPair's).
+  bool has_tiers() const noexcept { return fast != nullptr || fast2 != nullptr; }
+  // Any row's tiers through one signature, for the sweeper and the checks: x2 is read by two-input
+  // rows only.
+  double fast_at(double x1, double x2) const { return fast ? fast(x1) : fast2(x1, x2); }
+  void exact_at(mpfr_ptr out, double x1, double x2) const {
+    if (exact) {
+      exact(out, x1);
+    } else {
+      exact2(out, x1, x2);
+    }
+  }
 };
 
 // Every oracle row, and the one for a function (nullptr if none).
@@ -45,6 +64,20 @@ void Mpfr(mpfr_ptr out, double x) {
   mpfr_set_d(t, x, MPFR_RNDN);
   F(out, t, MPFR_RNDN);
   mpfr_clear(t);
+}
+
+// The exact tier from an MPFR function of two arguments: f(x1, x2) correctly rounded to out's
+// precision (mpfr_atan2 takes y, then x, like atan2).
+template <int (*F)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t)>
+void Mpfr2(mpfr_ptr out, double x1, double x2) {
+  mpfr_t a, b;
+  mpfr_init2(a, 53);
+  mpfr_init2(b, 53);
+  mpfr_set_d(a, x1, MPFR_RNDN);
+  mpfr_set_d(b, x2, MPFR_RNDN);
+  F(out, a, b, MPFR_RNDN);
+  mpfr_clear(a);
+  mpfr_clear(b);
 }
 
 // The exact tier from an Arb function (a rigorous ball): the working precision grows until the
@@ -103,7 +136,9 @@ double ulp_f32(double r);
 // value the rounding overflowed to), so an overflow exactly where the rounding overflows is
 // <= 0.5 ulp.
 double ulp_error_f32(float y, double r);
-// The same against the exact value of o.exact(x) (128 bits), computed in MPFR.
+// The same against the exact value of o.exact(x) (128 bits), computed in MPFR; and of any row at
+// (x1, x2) (x2 read by two-input rows only).
 double ulp_error_exact(const Oracle& o, double x, float y);
+double ulp_error_exact(const Oracle& o, double x1, double x2, float y);
 
 }  // namespace accelmath::oracle

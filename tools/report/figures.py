@@ -345,6 +345,10 @@ def main(argv):
         if row["outputs"] != "1":
             md += [f"- **{row['name']}**: two results, bit-identical to its parts (the text report checks it).", ""]
             continue
+        if row.get("inputs", "1") != "1":
+            md += [f"- **{row['name']}**: two inputs, no per-binade figure (the text report measures it on pairs; "
+                   "`accelmath sweep` on its structured sample).", ""]
+            continue
         path = os.path.join(data, f"{row['name']}.accuracy.npy")
         if not os.path.exists(path):
             continue

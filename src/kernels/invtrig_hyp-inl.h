@@ -153,7 +153,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V HalfLog(D d, V w) {
 
 // asin(x) = sign(x) asin|x|: |x| <= 1/2 by the polynomial, above by pi/2 - 2 asin(sqrt((1-|x|)/2))
 // (AsinReduced). |x| > 1 and NaN give NaN.
-// Measured: see docs/accuracy.md (`accelmath sweep asin`, all 2^32 inputs).
+// Measured: max 0.500058 ulp (at 0x3f0544ad), 99.999985% correctly rounded (`accelmath sweep asin`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Asin(D d, V x) {
   using namespace invtrig_hyp_impl;
@@ -166,7 +166,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Asin(D d, V x) {
 // acos(x): |x| <= 1/2: pi/2 - asin(x); x > 1/2: 2 asin(s); x < -1/2: pi - 2 asin(s), with
 // s = sqrt((1 - |x|)/2) (AsinReduced). Every result is >= 0 (acos(1) = +0) and no subtraction
 // cancels (pi/2 - asin x >= 1.04; pi - 2 asin s >= pi/2). |x| > 1 and NaN give NaN.
-// Measured: see docs/accuracy.md (`accelmath sweep acos`, all 2^32 inputs).
+// Measured: max 0.500044 ulp (at 0x3f125801), 99.999995% correctly rounded (`accelmath sweep acos`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acos(D d, V x) {
   using namespace invtrig_hyp_impl;
@@ -183,7 +183,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acos(D d, V x) {
 // atan(x) = sign(x) atan(|x|/1) (AtanRatio with b = 1): +-inf gives +-pi/2 (t = -1/inf = -0),
 // NaN gives NaN. For tiny |x| the result is |x| (1 - x^2/3) before the rounding: x itself,
 // correctly rounded, down to 2^-149.
-// Measured: see docs/accuracy.md (`accelmath sweep atan`, all 2^32 inputs).
+// Measured: max 0.500037 ulp (at 0x3ecef72e), 99.999987% correctly rounded (`accelmath sweep atan`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atan(D d, V x) {
   using namespace invtrig_hyp_impl;
@@ -196,7 +196,8 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atan(D d, V x) {
 // q = pi/4 (a, b replaced by 1), so +-pi/4 and +-3pi/4; (+-y, +-0) -> +-pi/2; (+-y, +inf) -> +-0;
 // (+-y, -inf) -> +-pi; (+-inf, x) -> +-pi/2; NaN in either -> NaN. pi - q is rounded once (q <=
 // pi/2, so the result >= pi/2: no cancellation).
-// Measured: see docs/accuracy.md (`accelmath sweep atan2`, the structured sample).
+// Measured: max 0.500032 ulp (at 0xe0791ada, 0x61130728), 99.999993% correctly rounded (`accelmath sweep
+// atan2`: the structured sample of 4.8e9 pairs, docs/engine.md).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atan2(D d, V y, V x) {
   using namespace invtrig_hyp_impl;
@@ -215,7 +216,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atan2(D d, V y, V x) {
 // (ExpParts); |x| clamped to 90 first (sinh 90 > 2^129: the rounding to float32 overflows to inf
 // exactly where the correctly rounded result does, above 0x1.65a9f8p+6). For |x| < ln(2)/2 it is
 // sinh r itself: x correctly rounded for tiny x, down to 2^-149.
-// Measured: see docs/accuracy.md (`accelmath sweep sinh`, all 2^32 inputs).
+// Measured: max 0.500216 ulp (at 0x3eb1d7e2), 99.999915% correctly rounded (`accelmath sweep sinh`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Sinh(D d, V x) {
   using namespace invtrig_hyp_impl;
@@ -226,7 +227,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Sinh(D d, V x) {
 
 // cosh(x) = (2^(k-1) + 2^(-k-1)) cosh r + (2^(k-1) - 2^(-k-1)) sinh r for |x| = k ln2 + r
 // (ExpParts), |x| clamped to 90 (overflow as for sinh). cosh(+-0) = 1, cosh(+-inf) = +inf.
-// Measured: see docs/accuracy.md (`accelmath sweep cosh`, all 2^32 inputs).
+// Measured: max 0.500099 ulp (at 0x4047a347), 99.999963% correctly rounded (`accelmath sweep cosh`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Cosh(D d, V x) {
   using namespace invtrig_hyp_impl;
@@ -238,7 +239,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Cosh(D d, V x) {
 // tanh(x) = sign(x) sinh|x| / cosh|x| with both from one ExpParts (one division), |x| clamped to
 // 16 (tanh 16 = 1 - 2.5e-14: 1 after rounding, as for every |x| > 9.01). Small |x|: sinh r /
 // cosh r with r = |x|: x correctly rounded for tiny x.
-// Measured: see docs/accuracy.md (`accelmath sweep tanh`, all 2^32 inputs).
+// Measured: max 0.500167 ulp (at 0x3eb1961c), 99.999949% correctly rounded (`accelmath sweep tanh`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Tanh(D d, V x) {
   using namespace invtrig_hyp_impl;
@@ -253,7 +254,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Tanh(D d, V x) {
 // absolute error of about 2^-52, relative to log w ~ a at most 2^-42 for a >= 2^-10; w <= 2^129 for
 // every float). a < 2^-10: a - a^3/6 (the next term is 3a^4/40 < 2^-43 relative). +-inf and NaN
 // pass through.
-// Measured: see docs/accuracy.md (`accelmath sweep asinh`, all 2^32 inputs).
+// Measured: max 0.500180 ulp (at 0x3eb4ea97), 99.999913% correctly rounded (`accelmath sweep asinh`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Asinh(D d, V x) {
   using namespace invtrig_hyp_impl;
@@ -270,7 +271,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Asinh(D d, V x) {
 // acosh(x) = log(x + sqrt(x^2 - 1)) for x >= 1 (x^2 - 1 by one fma, rounded once; near 1,
 // x = 1 + delta with delta >= 2^-23 gives log w ~ sqrt(2 delta) >= 2^-11.5, far above w's rounding
 // error 2^-52). acosh(1) = +0, acosh(+inf) = +inf, x < 1 and NaN give NaN.
-// Measured: see docs/accuracy.md (`accelmath sweep acosh`, all 2^32 inputs).
+// Measured: max 0.500129 ulp (at 0x3f86e13e), 99.999983% correctly rounded (`accelmath sweep acosh`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acosh(D d, V x) {
   using namespace invtrig_hyp_impl;
@@ -287,7 +288,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acosh(D d, V x) {
 // logarithm, kAtanhPoly, whose interval reaches 0.1716); above: log((1 + a)/(1 - a))/2 (HalfLog;
 // 1 +- a exact, the quotient rounded once, log of it >= 0.34). +-1 gives +-inf, |x| > 1 and NaN
 // give NaN. The logarithm is skipped for a vector with no lane above 0.17 (a whole-vector test).
-// Measured: see docs/accuracy.md (`accelmath sweep atanh`, all 2^32 inputs).
+// Measured: max 0.500183 ulp (at 0x3e2fc2fd), 99.999942% correctly rounded (`accelmath sweep atanh`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atanh(D d, V x) {
   using namespace invtrig_hyp_impl;

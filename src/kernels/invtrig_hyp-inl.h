@@ -61,6 +61,14 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V WithSign(D d, V r, V sign) {
   return BitCast(d, Or(BitCast(du, r), BitCast(du, sign)));
 }
 
+// x + x (x quieted, sign and payload kept) where x is NaN, else r: a NaN input comes out as that
+// NaN by a select, not by whichever operand an operation propagates (a compiler may reorder them,
+// or drop the conversions that quiet a signaling NaN on the scalar lane).
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V KeepNaN(D /*d*/, V x, V r) {
+  return IfThenElse(Eq(x, x), r, Add(x, x));
+}
+
 // atan(a/b) in [0, pi/2] for a, b >= 0, not both 0 nor both inf (NaN if either is NaN), with one
 // division. Three regions of q = a/b, chosen by comparisons with tan(pi/8) b and tan(3pi/8) b
 // (binary64 products; the edges need not be exact, the polynomial covers a 2^-10 margin):
@@ -160,7 +168,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Asin(D d, V x) {
   const V a = Abs(x);
   const auto big = Gt(a, Set(d, 0.5));
   const V p = AsinReduced(d, a, big);
-  return WithSign(d, IfThenElse(big, NegMulAdd(Set(d, 2.0), p, Set(d, coeffs::kInvTrigPiOver2)), p), SignOf(d, x));
+  return KeepNaN(d, x, WithSign(d, IfThenElse(big, NegMulAdd(Set(d, 2.0), p, Set(d, coeffs::kInvTrigPiOver2)), p), SignOf(d, x)));
 }
 
 // acos(x): |x| <= 1/2: pi/2 - asin(x); x > 1/2: 2 asin(s); x < -1/2: pi - 2 asin(s), with
@@ -177,7 +185,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acos(D d, V x) {
   const auto neg = RebindMask(d, Lt(BitCast(di, x), Zero(di)));
   const V two = Set(d, 2.0);
   const V far = IfThenElse(neg, NegMulAdd(two, p, Set(d, coeffs::kInvTrigPi)), Mul(two, p));
-  return IfThenElse(big, far, Sub(Set(d, coeffs::kInvTrigPiOver2), WithSign(d, p, SignOf(d, x))));
+  return KeepNaN(d, x, IfThenElse(big, far, Sub(Set(d, coeffs::kInvTrigPiOver2), WithSign(d, p, SignOf(d, x)))));
 }
 
 // atan(x) = sign(x) atan(|x|/1) (AtanRatio with b = 1): +-inf gives +-pi/2 (t = -1/inf = -0),
@@ -187,7 +195,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acos(D d, V x) {
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atan(D d, V x) {
   using namespace invtrig_hyp_impl;
-  return WithSign(d, AtanRatio(d, Abs(x), Set(d, 1.0)), SignOf(d, x));
+  return KeepNaN(d, x, WithSign(d, AtanRatio(d, Abs(x), Set(d, 1.0)), SignOf(d, x)));
 }
 
 // atan2(y, x) = sign(y) [x < 0 or x = -0 ? pi - q : q], q = atan(|y|/|x|) (AtanRatio, one binary64
@@ -209,7 +217,8 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atan2(D d, V y, V x) {
   b = IfThenElse(Or(both_inf, And(Eq(a, zero), Eq(b, zero))), one, b);
   const V q = AtanRatio(d, a, b);
   const auto xneg = RebindMask(d, Lt(BitCast(di, x), Zero(di)));
-  return WithSign(d, IfThenElse(xneg, Sub(Set(d, coeffs::kInvTrigPi), q), q), SignOf(d, y));
+  const V r = WithSign(d, IfThenElse(xneg, Sub(Set(d, coeffs::kInvTrigPi), q), q), SignOf(d, y));
+  return KeepNaN(d, y, KeepNaN(d, x, r));  // y if y is NaN, else x if x is
 }
 
 // sinh(x) = sign(x) [(2^(k-1) - 2^(-k-1)) cosh r + (2^(k-1) + 2^(-k-1)) sinh r] for |x| = k ln2 + r
@@ -222,7 +231,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Sinh(D d, V x) {
   using namespace invtrig_hyp_impl;
   V c, s, up, down;
   ExpParts(d, AbsClamped(d, x, 90.0), c, s, up, down);
-  return WithSign(d, MulAdd(Sub(up, down), c, Mul(Add(up, down), s)), SignOf(d, x));
+  return KeepNaN(d, x, WithSign(d, MulAdd(Sub(up, down), c, Mul(Add(up, down), s)), SignOf(d, x)));
 }
 
 // cosh(x) = (2^(k-1) + 2^(-k-1)) cosh r + (2^(k-1) - 2^(-k-1)) sinh r for |x| = k ln2 + r
@@ -233,7 +242,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Cosh(D d, V x) {
   using namespace invtrig_hyp_impl;
   V c, s, up, down;
   ExpParts(d, AbsClamped(d, x, 90.0), c, s, up, down);
-  return MulAdd(Add(up, down), c, Mul(Sub(up, down), s));
+  return KeepNaN(d, x, MulAdd(Add(up, down), c, Mul(Sub(up, down), s)));
 }
 
 // tanh(x) = sign(x) sinh|x| / cosh|x| with both from one ExpParts (one division), |x| clamped to
@@ -247,7 +256,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Tanh(D d, V x) {
   ExpParts(d, AbsClamped(d, x, 16.0), c, s, up, down);
   const V plus = Add(up, down), minus = Sub(up, down);
   const V t = Div(MulAdd(minus, c, Mul(plus, s)), MulAdd(plus, c, Mul(minus, s)));
-  return WithSign(d, t, SignOf(d, x));
+  return KeepNaN(d, x, WithSign(d, t, SignOf(d, x)));
 }
 
 // asinh(x) = sign(x) log(a + sqrt(a^2 + 1)), a = |x| (a^2 + 1 by one fma; w = a + sqrt(..) has an
@@ -265,7 +274,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Asinh(D d, V x) {
   const V lg = Add(h, h);
   const V small = MulAdd(Mul(a, Mul(a, a)), Set(d, -1.0 / 6.0), a);
   const V r = IfThenElse(Lt(a, Set(d, 0x1p-10)), small, lg);
-  return WithSign(d, IfThenElse(Lt(a, Set(d, kInf)), r, a), SignOf(d, x));
+  return KeepNaN(d, x, WithSign(d, IfThenElse(Lt(a, Set(d, kInf)), r, a), SignOf(d, x)));
 }
 
 // acosh(x) = log(x + sqrt(x^2 - 1)) for x >= 1 (x^2 - 1 by one fma, rounded once; near 1,
@@ -280,8 +289,8 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acosh(D d, V x) {
   const V w = Add(x, Sqrt(MulAdd(x, x, Neg(one))));
   const V h = HalfLog(d, IfThenElse(ok, w, one));
   const V r = Add(h, h);
-  if (AllTrue(d, ok)) return r;
-  return IfThenElse(ok, r, IfThenElse(Eq(x, inf), inf, Set(d, kNaN)));
+  if (AllTrue(d, ok)) return KeepNaN(d, x, r);
+  return KeepNaN(d, x, IfThenElse(ok, r, IfThenElse(Eq(x, inf), inf, Set(d, kNaN))));
 }
 
 // atanh(x) = sign(x) atanh(a), a = |x|: a <= 0.17: a + a z P(z), z = a^2 (the polynomial of the
@@ -304,7 +313,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atanh(D d, V x) {
     r = IfThenElse(near, small, HalfLog(d, IfThenElse(inside, w, one)));
     r = IfThenElse(inside, r, IfThenElse(Eq(a, one), Set(d, kInf), Set(d, kNaN)));
   }
-  return WithSign(d, r, SignOf(d, x));
+  return KeepNaN(d, x, WithSign(d, r, SignOf(d, x)));
 }
 
 }  // namespace accelmath::ACCELMATH_KNS

@@ -156,6 +156,17 @@ ACCELMATH_HD Vec<T> Neg(Vec<T> a) {
   if constexpr (std::is_integral_v<T>) return Vec<T>{T(uint64_t(0) - uint64_t(a.raw))};
   else return Vec<T>{-a.raw};
 }
+// Rounding to an integral value, like Highway's: Round to nearest even, Trunc toward zero, Floor,
+// Ceil (the default rounding mode is round to nearest, so rint is Round). Signs of zero are kept
+// (Floor(-0.5) = -1, Ceil(-0.5) = -0). A NaN comes back a NaN; kernels fix its bits by a select.
+ACCELMATH_HD Vec<float> Round(Vec<float> a) { return Vec<float>{::rintf(a.raw)}; }
+ACCELMATH_HD Vec<double> Round(Vec<double> a) { return Vec<double>{::rint(a.raw)}; }
+ACCELMATH_HD Vec<float> Trunc(Vec<float> a) { return Vec<float>{::truncf(a.raw)}; }
+ACCELMATH_HD Vec<double> Trunc(Vec<double> a) { return Vec<double>{::trunc(a.raw)}; }
+ACCELMATH_HD Vec<float> Floor(Vec<float> a) { return Vec<float>{::floorf(a.raw)}; }
+ACCELMATH_HD Vec<double> Floor(Vec<double> a) { return Vec<double>{::floor(a.raw)}; }
+ACCELMATH_HD Vec<float> Ceil(Vec<float> a) { return Vec<float>{::ceilf(a.raw)}; }
+ACCELMATH_HD Vec<double> Ceil(Vec<double> a) { return Vec<double>{::ceil(a.raw)}; }
 // Clears the sign bit (also of -0 and NaN), like Highway.
 ACCELMATH_HD Vec<float> Abs(Vec<float> a) { return Vec<float>{::fabsf(a.raw)}; }
 ACCELMATH_HD Vec<double> Abs(Vec<double> a) { return Vec<double>{::fabs(a.raw)}; }

@@ -27,6 +27,10 @@ namespace accelmath::ACCELMATH_KNS {
 namespace basic_impl {
 
 using kernels::FloatBits;
+template <typename T>
+inline constexpr T kInf = std::numeric_limits<T>::infinity();
+template <typename T>
+inline constexpr T kQuietNaN = std::numeric_limits<T>::quiet_NaN();
 
 // The sign bit of a float32 or binary64 lane.
 template <typename T>
@@ -41,7 +45,7 @@ ACCELMATH_KERNEL V KeepNaN(V x, V r) {
 // r, or the canonical quiet NaN where r is NaN (a NaN made from numbers: its bits differ by target).
 template <class D, class V>
 ACCELMATH_KERNEL V CanonicalNaN(D d, V r) {
-  return IfThenElse(Eq(r, r), r, Set(d, std::numeric_limits<TFromD<D>>::quiet_NaN()));
+  return IfThenElse(Eq(r, r), r, Set(d, kQuietNaN<TFromD<D>>));
 }
 
 // The bits of a with its sign replaced by that of s.
@@ -154,11 +158,11 @@ ACCELMATH_KERNEL auto IsNanFn(D /*d*/, V x) {
 }
 template <class D, class V>
 ACCELMATH_KERNEL auto IsInfFn(D d, V x) {
-  return Eq(Abs(x), Set(d, std::numeric_limits<float>::infinity()));
+  return Eq(Abs(x), Set(d, basic_impl::kInf<float>));
 }
 template <class D, class V>
 ACCELMATH_KERNEL auto IsFiniteFn(D d, V x) {
-  return Lt(Abs(x), Set(d, std::numeric_limits<float>::infinity()));
+  return Lt(Abs(x), Set(d, basic_impl::kInf<float>));
 }
 
 // logb(x) = floor(log2 |x|) (float32 lanes): the exponent field of |x| minus 127; a subnormal |x| is
@@ -174,7 +178,7 @@ ACCELMATH_KERNEL V LogbFn(D d, V x) {
   const V scaled = IfThenElse(sub, Mul(a, Set(d, 0x1p24f)), a);
   const auto field = BitCast(di, ShiftRight<FloatBits<float>::kMantissaBits>(BitCast(du, scaled)));
   const V e = Sub(ConvertTo(d, field), IfThenElse(sub, Set(d, 127.0f + 24.0f), Set(d, 127.0f)));
-  const V inf = Set(d, std::numeric_limits<float>::infinity());
+  const V inf = Set(d, basic_impl::kInf<float>);
   V r = IfThenElse(Eq(a, Zero(d)), Neg(inf), e);
   r = IfThenElse(Eq(a, inf), inf, r);
   return KeepNaN(x, r);
@@ -188,7 +192,7 @@ ACCELMATH_KERNEL V IlogbFn(D d, V x) {
   using namespace basic_impl;
   const V a = Abs(x);
   V r = ExponentOf(d, a);
-  r = IfThenElse(Eq(a, Set(d, std::numeric_limits<double>::infinity())), Set(d, 2147483647.0), r);
+  r = IfThenElse(Eq(a, Set(d, kInf<double>)), Set(d, 2147483647.0), r);
   return IfThenElse(And(Eq(x, x), Not(Eq(a, Zero(d)))), r, Set(d, -2147483648.0));
 }
 
@@ -202,7 +206,7 @@ ACCELMATH_KERNEL V FrexpFn(D d, V x, V& e) {
   const V a = Abs(x);
   const auto keep = Set(du, uint64_t{0x800FFFFFFFFFFFFFull});  // sign and mantissa
   const V m = BitCast(d, Or(And(BitCast(du, x), keep), Set(du, uint64_t{0x3FE0000000000000ull})));
-  const auto plain = And(Lt(a, Set(d, std::numeric_limits<double>::infinity())), Not(Eq(a, Zero(d))));
+  const auto plain = And(Lt(a, Set(d, kInf<double>)), Not(Eq(a, Zero(d))));
   e = IfThenElse(plain, Add(ExponentOf(d, a), Set(d, 1.0)), Zero(d));
   return KeepNaN(x, IfThenElse(plain, m, x));
 }

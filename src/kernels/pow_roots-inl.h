@@ -43,6 +43,8 @@ namespace pow_roots_impl {
 using kernels::FloatBits;
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr float kInfF = std::numeric_limits<float>::infinity();
+inline constexpr float kNaNF = std::numeric_limits<float>::quiet_NaN();
 
 // r, or x quieted (x + x) where x is NaN.
 template <class V>
@@ -53,7 +55,7 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V KeepNaN(V x, V r) {
 // r, or the canonical quiet NaN where r is NaN.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V CanonicalNaN(D d, V r) {
-  return IfThenElse(Eq(r, r), r, Set(d, std::numeric_limits<TFromD<D>>::quiet_NaN()));
+  return IfThenElse(Eq(r, r), r, Set(d, TFromD<D>(kNaN)));
 }
 
 // The sign bit of x alone, and r with the sign bit `sign` xor-ed in (r's own sign flipped where
@@ -230,7 +232,7 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V PowFn(D d, V x, V y) {
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V SqrtFn(D d, V x) {
   using namespace pow_roots_impl;
-  const V r = IfThenElse(Lt(x, Zero(d)), Set(d, std::numeric_limits<float>::quiet_NaN()), Sqrt(x));
+  const V r = IfThenElse(Lt(x, Zero(d)), Set(d, kNaNF), Sqrt(x));
   return KeepNaN(x, r);
 }
 
@@ -248,7 +250,7 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V SqrtFn(D d, V x) {
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RsqrtFn(D d, V x) {
   using namespace pow_roots_impl;
-  const V one = Set(d, 1.0f), inf = Set(d, std::numeric_limits<float>::infinity());
+  const V one = Set(d, 1.0f), inf = Set(d, kInfF);
   const auto tiny = Lt(x, Set(d, 0x1p-64f)), big = Gt(x, Set(d, 0x1p64f));
   const V xs = Mul(x, IfThenElse(tiny, Set(d, 0x1p64f), IfThenElse(big, Set(d, 0x1p-64f), one)));
   const V y0 = Div(one, Sqrt(xs));
@@ -259,7 +261,7 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RsqrtFn(D d, V x) {
   r = Mul(r, IfThenElse(tiny, Set(d, 0x1p32f), IfThenElse(big, Set(d, 0x1p-32f), one)));
   r = IfThenElse(Eq(x, Zero(d)), FlipSign(d, inf, SignOf(d, x)), r);  // +-0: +-inf
   r = IfThenElse(Eq(x, inf), Zero(d), r);
-  r = IfThenElse(Lt(x, Zero(d)), Set(d, std::numeric_limits<float>::quiet_NaN()), r);
+  r = IfThenElse(Lt(x, Zero(d)), Set(d, kNaNF), r);
   return KeepNaN(x, r);
 }
 

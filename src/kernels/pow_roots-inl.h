@@ -92,23 +92,28 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V SplitExp(D d, V a, V& m) {
   return Sub(Sub(BitCast(d, Or(field, BitCast(du, magic))), magic), Set(d, 1023.0));
 }
 
-// log2(a) for a finite a > 0 (binary64), to about 2^-50 relative: a = 2^e m with m in
-// [sqrt(1/2), sqrt 2) (m in [1, 2) halved, e raised, where m > sqrt 2), s = (m - 1)/(m + 1) (m - 1
-// exact; |s| <= 0.1716), log2 a = e + (2/ln 2) atanh(s) with atanh(s) = s + s z P(z), z = s^2
-// (kPowAtanhPoly, 2^-50.4). m - 1, m + 1 and the division round at most 2^-52 relative, the
-// constant 2/ln 2 2^-54; for e != 0, |log2 a| >= 1/2 and the final fma adds 2^-53 relative. So the
-// error is below 2^-50 relative of log2 a.
+// log2(a) for a finite a > 0 (binary64), to about 2^-50 relative: a = 2^k m with m in
+// [sqrt(1/2), sqrt 2), s = (m - 1)/(m + 1) (m - 1 exact; |s| <= 0.1716), log2 a = k + (2/ln 2)
+// atanh(s) with atanh(s) = s + s z P(z), z = s^2 (kPowAtanhPoly, 2^-50.4). k and m come from the
+// bits without a comparison: u = bits(a) - bits(sqrt(1/2)) + bits(1) has the exponent field k +
+// 1023 (the subtraction borrows from the exponent exactly when a's mantissa is below that of
+// sqrt 2), and m's bits are a's minus k << 52. m - 1, m + 1 and the division round at most 2^-52
+// relative, the constant 2/ln 2 2^-54; for k != 0, |log2 a| >= 1/2 and the final fma adds 2^-53
+// relative. So the error is below 2^-50 relative of log2 a.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V PowLog2(D d, V a) {
-  V m;
-  V e = SplitExp(d, a, m);
-  const auto high = Gt(m, Set(d, 0x1.6a09e667f3bcdp+0));
-  m = IfThenElse(high, Mul(m, Set(d, 0.5)), m);
-  e = IfThenElse(high, Add(e, Set(d, 1.0)), e);
+  const RebindToUnsigned<D> du;
+  const auto bits = BitCast(du, a);
+  const auto u = Add(Sub(bits, Set(du, FloatBits<double>::kSqrtHalfBits)), Set(du, FloatBits<double>::kOneBits));
+  const auto field = ShiftRight<FloatBits<double>::kMantissaBits>(u);  // k + 1023
+  const V m = BitCast(d, Sub(Add(bits, Set(du, FloatBits<double>::kOneBits)),
+                             ShiftLeft<FloatBits<double>::kMantissaBits>(field)));
+  const V magic = Set(d, FloatBits<double>::kMagic);
+  const V k = Sub(BitCast(d, Or(field, BitCast(du, magic))), Set(d, FloatBits<double>::kMagic + 1023.0));
   const V s = Div(Sub(m, Set(d, 1.0)), Add(m, Set(d, 1.0)));
   const V z = Mul(s, s);
   const V atanh_s = MulAdd(Mul(s, z), Estrin(d, z, coeffs::kPowAtanhPoly()), s);
-  return MulAdd(atanh_s, Set(d, coeffs::kPowTwoOverLn2), e);
+  return MulAdd(atanh_s, Set(d, coeffs::kPowTwoOverLn2), k);
 }
 
 // 2^t for t in [-160, 160] (binary64), to about 2^-50 relative: k = round(t), r = t - k (exact,
@@ -129,29 +134,48 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE auto IsOddInteger(D d, V y) {
   return And(Eq(Round(y), y), Not(Eq(Round(h), h)));
 }
 
-// w^(-1/3) for w = |x| > 0 finite (binary64): w = 2^e m, m in [1, 2), e = 3q + r with r in {0, 1, 2}
-// (q = floor((e + 1/2)/3): (e + 1/2)/3 is never within 2^-3 of an integer, so its rounding cannot
-// move the floor), w^(-1/3) = 2^-q 2^(-r/3) m^(-1/3). z0 = 2^(-r/3) P(m) (kCbrtInitPoly, 2^-17.1;
-// kCbrtInvCbrt2/4, 2^-53) then two Newton steps on z^-3 = w' with w' = 2^r m (exact):
-// z <- z + z (1 - w' z^3)/3, each taking a relative error e to about -2 e^2 (2^-33, then below the
-// binary64 roundings, a few 2^-53). Returns z = w'^(-1/3), with w' in `wr` and q in `q`.
+// The cube-root core, in float32 lanes, for a = |x| > 0 finite: a = 2^(3q) w' with w' = 2^r m in
+// [1, 8) (m in [1, 2) from a's bits, after scaling a subnormal a by 2^24 exactly; e = 3q + r the
+// exponent, q = floor((e + 1/2)/3), computed in float32: (e + 1/2)/3 is never within 1/6 of an
+// integer, far more than its rounding error), and z ~ w'^(-1/3) as the unevaluated sum z1 + dz:
+//   z0 = 2^(-r/3) P(m) (kCbrtInitPoly, 2^-17.1 with float32 coefficients);
+//   z1 = z0 + z0 (1 - w' z0^3)/3 in plain float32: about 2^-23 (float32 rounding, not the step);
+//   dz = (z1/3) e with e = 1 - w' z1^3 formed without loss: z1^2 = h + hl and h z1 = p + pl exactly
+//   (fma), e = fma(-w', pl + hl z1, fma(-w', p, 1)) (1 - w' p is about 2^-22; each fma rounds by
+//   2^-24 of its result), so z1 + dz is a Newton step with an exact residual: within (2 2^-46 +
+//   2^-46) relative of w'^(-1/3), about 2^-44.
+// Returns z1 and dz, w' in `wr`, q in `q`, and z1^2 = h + hl (used by cbrt).
 template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V InvCbrtReduced(D d, V w, V& q, V& wr) {
-  V m;
-  const V e = SplitExp(d, w, m);
-  q = Floor(Mul(Add(e, Set(d, 0.5)), Set(d, 1.0 / 3.0)));
-  const V r = NegMulAdd(q, Set(d, 3.0), e);  // exact: 0, 1 or 2
-  const auto r1 = Eq(r, Set(d, 1.0)), r2 = Eq(r, Set(d, 2.0));
-  wr = Mul(m, IfThenElse(r1, Set(d, 2.0), IfThenElse(r2, Set(d, 4.0), Set(d, 1.0))));
-  const V c = IfThenElse(r1, Set(d, coeffs::kCbrtInvCbrt2), IfThenElse(r2, Set(d, coeffs::kCbrtInvCbrt4), Set(d, 1.0)));
-  V z = Mul(c, Horner(d, m, coeffs::kCbrtInitPoly()));
-  const V third = Set(d, 1.0 / 3.0);
-  for (int i = 0; i < 2; ++i) {
-    const V z3 = Mul(Mul(z, z), z);
-    const V err = NegMulAdd(wr, z3, Set(d, 1.0));  // 1 - w' z^3
-    z = MulAdd(Mul(z, err), third, z);
-  }
-  return z;
+ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V CbrtCore(D d, V a, V& dz, V& wr, V& q, V& h, V& hl) {
+  const RebindToUnsigned<D> du;
+  const RebindToSigned<D> di;
+  const auto sub = Lt(a, Set(d, 0x1p-126f));
+  const auto bits = BitCast(du, IfThenElse(sub, Mul(a, Set(d, 0x1p24f)), a));
+  const V m = BitCast(d, Or(And(bits, Set(du, 0x007FFFFFu)), Set(du, FloatBits<float>::kOneBits)));
+  const V e = Sub(ConvertTo(d, BitCast(di, ShiftRight<FloatBits<float>::kMantissaBits>(bits))),
+                  IfThenElse(sub, Set(d, 127.0f + 24.0f), Set(d, 127.0f)));
+  q = Floor(Mul(Add(e, Set(d, 0.5f)), Set(d, 1.0f / 3.0f)));
+  const V r = NegMulAdd(q, Set(d, 3.0f), e);  // exact: 0, 1 or 2
+  const auto r1 = Eq(r, Set(d, 1.0f)), r2 = Eq(r, Set(d, 2.0f));
+  wr = Mul(m, IfThenElse(r1, Set(d, 2.0f), IfThenElse(r2, Set(d, 4.0f), Set(d, 1.0f))));
+  const V c = IfThenElse(r1, Set(d, coeffs::kCbrtInvCbrt2), IfThenElse(r2, Set(d, coeffs::kCbrtInvCbrt4), Set(d, 1.0f)));
+  const V third = Set(d, 1.0f / 3.0f), one = Set(d, 1.0f);
+  const V z0 = Mul(c, Horner(d, m, coeffs::kCbrtInitPoly()));
+  const V z1 = MulAdd(Mul(z0, third), NegMulAdd(wr, Mul(Mul(z0, z0), z0), one), z0);
+  h = Mul(z1, z1);
+  hl = MulSub(z1, z1, h);
+  const V p = Mul(h, z1);
+  const V pl = MulSub(h, z1, p);
+  const V res = NegMulAdd(wr, MulAdd(hl, z1, pl), NegMulAdd(wr, p, one));
+  dz = Mul(Mul(z1, third), res);
+  return z1;
+}
+
+// 2^q for an integral float32 q in [-126, 127], from its bits.
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V Pow2IF(D d, V q) {
+  const RebindToUnsigned<D> du;
+  return BitCast(d, ShiftLeft<FloatBits<float>::kMantissaBits>(BitCast(du, Add(q, Set(d, 0x1p23f + 127.0f)))));
 }
 
 // s, or +inf where `inf` is set: the sum of squares of the norms, where an infinite coordinate wins
@@ -265,30 +289,36 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RsqrtFn(D d, V x) {
   return KeepNaN(x, r);
 }
 
-// cbrt(x) = sign(x) w' z^2 2^q and rcbrt(x) = sign(x) z 2^-q, with |x| = 2^(3q) w' and z = w'^(-1/3)
-// (InvCbrtReduced, a few 2^-53 relative; z^2 w' adds two roundings). Every float32, subnormals
-// included, is a normal binary64, so nothing needs a special path but the special values:
-// cbrt(+-0) = +-0, cbrt(+-inf) = +-inf, rcbrt(+-0) = +-inf, rcbrt(+-inf) = +-0, NaN quieted. The
+// cbrt(x) = sign(x) cbrt(w') 2^q and rcbrt(x) = sign(x) w'^(-1/3) 2^-q, in float32 lanes (CbrtCore:
+// z = z1 + dz within 2^-44 of w'^(-1/3)). rcbrt rounds z1 + dz once (an fma: within 0.5 + 2^-20
+// ulp). cbrt(w') = w' z^2 = w' (h + hl) + 2 w' z1 dz (+ w' dz^2, below 2^-46): w' h = A + Al exactly
+// (fma), and A + (Al + w' hl + 2 w' z1 dz) rounds once (the tail's own roundings are 2^-46
+// relative): within 0.5 + 2^-19 ulp. The scalings by 2^+-q are exact (cbrt of a float32 is in
+// [2^-50, 2^43], rcbrt in [2^-43, 2^50]). Subnormal inputs are scaled inside CbrtCore, so they take
+// the same path (the accelerator header we measured was 1.7e9 ulp off there).
+// cbrt(+-0) = +-0, cbrt(+-inf) = +-inf, rcbrt(+-0) = +-inf, rcbrt(+-inf) = +-0, NaN quieted; the
 // sign is put on last by bits.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V CbrtFn(D d, V x) {
   using namespace pow_roots_impl;
   const V a = Abs(x);
-  const auto plain = And(Gt(a, Zero(d)), Lt(a, Set(d, kInf)));
-  V q, wr;
-  const V z = InvCbrtReduced(d, IfThenElse(plain, a, Set(d, 1.0)), q, wr);
-  const V root = IfThenElse(plain, Mul(Mul(wr, Mul(z, z)), Pow2I(d, q)), a);
+  const auto plain = And(Gt(a, Zero(d)), Lt(a, Set(d, kInfF)));
+  V dz, wr, q, h, hl;
+  const V z1 = CbrtCore(d, IfThenElse(plain, a, Set(d, 1.0f)), dz, wr, q, h, hl);
+  const V big = Mul(wr, h);
+  const V tail = MulAdd(Mul(Add(wr, wr), z1), dz, MulAdd(wr, hl, MulSub(wr, h, big)));
+  const V root = IfThenElse(plain, Mul(Add(big, tail), Pow2IF(d, q)), a);
   return KeepNaN(x, FlipSign(d, root, SignOf(d, x)));
 }
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RcbrtFn(D d, V x) {
   using namespace pow_roots_impl;
   const V a = Abs(x);
-  const auto plain = And(Gt(a, Zero(d)), Lt(a, Set(d, kInf)));
-  V q, wr;
-  const V z = InvCbrtReduced(d, IfThenElse(plain, a, Set(d, 1.0)), q, wr);
-  V r = IfThenElse(plain, Mul(z, Pow2I(d, Neg(q))), Zero(d));    // +-inf: +0
-  r = IfThenElse(Eq(a, Zero(d)), Set(d, kInf), r);
+  const auto plain = And(Gt(a, Zero(d)), Lt(a, Set(d, kInfF)));
+  V dz, wr, q, h, hl;
+  const V z1 = CbrtCore(d, IfThenElse(plain, a, Set(d, 1.0f)), dz, wr, q, h, hl);
+  V r = IfThenElse(plain, Mul(Add(z1, dz), Pow2IF(d, Neg(q))), Zero(d));  // +-inf: +0
+  r = IfThenElse(Eq(a, Zero(d)), Set(d, kInfF), r);
   return KeepNaN(x, FlipSign(d, r, SignOf(d, x)));
 }
 

@@ -43,20 +43,20 @@ ACCELMATH_COEFFS std::array<double, 10> kPowExp2Poly() {
 }
 
 // m^(-1/3) ~ P(m), m in [1, 2] (first guess, refined by two Newton steps); degree 5.
-// Max relative error of the function: 6.9e-06 (2^-17.15).
-ACCELMATH_COEFFS std::array<double, 6> kCbrtInitPoly() {
+// Max relative error of the function: 6.99e-06 (2^-17.13).
+ACCELMATH_COEFFS std::array<float, 6> kCbrtInitPoly() {
   return {{
-      0x1.c713e2847cbe6p+0,
-      -0x1.8dd4bd7d34771p+0,
-      0x1.3a267a3d49ad4p+0,
-      -0x1.2c4b958d54c08p-1,
-      0x1.37ce9e9ed0a1dp-3,
-      -0x1.0e87006cbe6bbp-6}};
+      0x1.c713e2p+0f,
+      -0x1.8dd4bep+0f,
+      0x1.3a267ap+0f,
+      -0x1.2c4b96p-1f,
+      0x1.37ce9ep-3f,
+      -0x1.0e8700p-6f}};
 }
 
-// 2/ln 2 (log2(m) = 2 atanh(s) / ln 2) and 2^(-1/3), 2^(-2/3), each rounded to binary64.
+// 2/ln 2 (log2(m) = 2 atanh(s) / ln 2) rounded to binary64; 2^(-1/3), 2^(-2/3) rounded to float32.
 inline constexpr double kPowTwoOverLn2 = 0x1.71547652b82fep+1;
-inline constexpr double kCbrtInvCbrt2 = 0x1.965fea53d6e3dp-1;
-inline constexpr double kCbrtInvCbrt4 = 0x1.428a2f98d728bp-1;
+inline constexpr float kCbrtInvCbrt2 = 0x1.965feap-1f;
+inline constexpr float kCbrtInvCbrt4 = 0x1.428a30p-1f;
 
 }  // namespace accelmath::coeffs

@@ -16,12 +16,16 @@ each kernel's error budget needs (src/kernels/pow_roots-inl.h).
                  2^-46 relative: asserted below 2^-47.
   kPowExp2Poly   2^r = 1 + r P(r), |r| <= 1/2 (1 + 2^-10): pow's 2^t = 2^k 2^r, k = round(t);
                  asserted below 2^-47.
-  kCbrtInitPoly  m^(-1/3) ~ P(m), m in [1, 2]: the first guess of the inverse cube root, refined
-                 by two Newton steps z' = z + z (1 - w z^3)/3, each of which squares the relative
-                 error and doubles it (e' = -2 e^2): asserted below 2^-14, so 2^-27 after one step
-                 and below the binary64 rounding after two.
-  kCbrtScale     2^(-r/3), r = 0, 1, 2: w^(-1/3) = 2^(-r/3) m^(-1/3) for w = 2^r m.
+  kCbrtInitPoly  m^(-1/3) ~ P(m), m in [1, 2], float32 coefficients (cbrt and rcbrt run in float32
+                 lanes): the first guess of the inverse cube root, refined by two Newton steps
+                 z' = z + z (1 - w z^3)/3, each of which squares the relative error and doubles it
+                 (e' = -2 e^2). Measured with the coefficients as rounded to float32; asserted below
+                 2^-14, so the first (float32) step is limited by float32 rounding (2^-23) and the
+                 second (exact residual) reaches about 2^-44.
+  kCbrtInvCbrt2/4  2^(-1/3), 2^(-2/3) in float32: w^(-1/3) = 2^(-r/3) m^(-1/3) for w = 2^r m.
 """
+import struct
+
 import mpmath as mp
 
 mp.mp.dps = 50
@@ -86,18 +90,26 @@ def exp2_poly(n):
     return c, err
 
 
+def to_f32(x):
+    return struct.unpack("f", struct.pack("f", float(x)))[0]
+
+
+def hexf(x):
+    return float(x).hex().replace("0000000p", "p").replace("000000p", "p") + "f"
+
+
 def cbrt_init_poly(n):
-    c = fit(lambda m: mp.power(m, mp.mpf(-1) / 3), 1, 2, n)
+    c = [to_f32(v) for v in fit(lambda m: mp.power(m, mp.mpf(-1) / 3), 1, 2, n)]
     err = max_rel(lambda m: horner(c, m), lambda m: mp.power(m, mp.mpf(-1) / 3), 1, 2)
     return c, err
 
 
-def emit(name, what, coeffs, err, bound_log2):
+def emit(name, what, coeffs, err, bound_log2, ctype="double"):
     assert err < mp.mpf(2) ** bound_log2, (name, float(mp.log(err, 2)))
     print(f"// {what}; degree {len(coeffs) - 1}.")
     print(f"// Max relative error of the function: {float(err):.3g} (2^{float(mp.log(err, 2)):.2f}).")
-    print(f"ACCELMATH_COEFFS std::array<double, {len(coeffs)}> {name}() {{")
-    body = ",\n".join(f"      {hexd(c)}" for c in coeffs)
+    print(f"ACCELMATH_COEFFS std::array<{ctype}, {len(coeffs)}> {name}() {{")
+    body = ",\n".join(f"      {hexd(c) if ctype == 'double' else hexf(c)}" for c in coeffs)
     print("  return {{\n" + body + "}};")
     print("}\n")
 
@@ -116,11 +128,11 @@ def main():
     c, e = exp2_poly(10)
     emit("kPowExp2Poly", "2^r = 1 + r P(r), |r| <= 1/2 (1 + 2^-10)", c, e, -47)
     c, e = cbrt_init_poly(6)
-    emit("kCbrtInitPoly", "m^(-1/3) ~ P(m), m in [1, 2] (first guess, refined by two Newton steps)", c, e, -14)
-    print("// 2/ln 2 (log2(m) = 2 atanh(s) / ln 2) and 2^(-1/3), 2^(-2/3), each rounded to binary64.")
+    emit("kCbrtInitPoly", "m^(-1/3) ~ P(m), m in [1, 2] (first guess, refined by two Newton steps)", c, e, -14, "float")
+    print("// 2/ln 2 (log2(m) = 2 atanh(s) / ln 2) rounded to binary64; 2^(-1/3), 2^(-2/3) rounded to float32.")
     print(f"inline constexpr double kPowTwoOverLn2 = {hexd(2 / mp.log(2))};")
-    print(f"inline constexpr double kCbrtInvCbrt2 = {hexd(mp.power(2, mp.mpf(-1) / 3))};")
-    print(f"inline constexpr double kCbrtInvCbrt4 = {hexd(mp.power(2, mp.mpf(-2) / 3))};")
+    print(f"inline constexpr float kCbrtInvCbrt2 = {hexf(to_f32(mp.power(2, mp.mpf(-1) / 3)))};")
+    print(f"inline constexpr float kCbrtInvCbrt4 = {hexf(to_f32(mp.power(2, mp.mpf(-2) / 3)))};")
     print("\n}  // namespace accelmath::coeffs")
 
 

@@ -285,3 +285,22 @@ ACCELMATH_HD Vec<T> IfThenElseZero(Mask<T> m, Vec<T> yes) {
 }
 
 }  // namespace accelmath::lane
+
+// ---- conversions for the drivers -------------------------------------------------------------
+// The conversions of the shape-generic evaluation (src/drivers/eval-inl.h, EvalShape), like
+// Highway's: an int32 input (ldexp's n) exactly to binary64, a binary64 integer result (ilogb,
+// frexp's exponent) to int32, and a 0/1 mask result (isnan) to uint8.
+namespace accelmath::lane {
+
+ACCELMATH_HD Vec<double> PromoteTo(D<double>, Vec<int32_t> v) { return Vec<double>{static_cast<double>(v.raw)}; }
+// Truncates toward zero; out of range saturates (NaN gives INT_MIN), so no input is undefined
+// behaviour. Kernels give integers in [INT_MIN, INT_MAX] (shape ToInt32), converted exactly.
+ACCELMATH_HD Vec<int32_t> DemoteTo(D<int32_t>, Vec<double> v) {
+  return Vec<int32_t>{v.raw >= 2147483647.0 ? INT32_MAX : v.raw > -2147483648.0 ? static_cast<int32_t>(v.raw) : INT32_MIN};
+}
+// Saturates to [0, 255], like Highway's.
+ACCELMATH_HD Vec<uint8_t> DemoteTo(D<uint8_t>, Vec<int32_t> v) {
+  return Vec<uint8_t>{static_cast<uint8_t>(v.raw < 0 ? 0 : v.raw > 255 ? 255 : v.raw)};
+}
+
+}  // namespace accelmath::lane

@@ -2,11 +2,13 @@
 // Highway target after the family's kernels, with
 //   ACCELMATH_FAMILY       the family's name (exp_log), and
 //   ACCELMATH_FAMILY_ROWS  its registry file ("accelmath/ops/exp_log.def").
-// Per target it defines, for each row, the functor of its kernel and the array loop of its shape
-// (its row's driver; targets without native fma or binary64 lanes loop over the scalar lane
-// instead, which gives the same bits), and a table of those loops in row order: one table per
-// family, exported with HWY_EXPORT. Once (HWY_ONCE) it defines the public array functions: validate, then call the
-// dispatched table's entry.
+// Per target it defines, for each row, the functor of its kernel and its array loop (its row's
+// driver: MapArray, SplitArray or SumOfSquaresArray, one signature for every shape), and a table of
+// those loops in row order: one table per family, exported with HWY_EXPORT. Targets without native
+// fma or binary64 lanes point the table at the row's loop over the scalar lane instead
+// (detail::name##_scalar_loop, src/dispatch/scalar.cc), which gives the same bits. Once (HWY_ONCE)
+// it defines the public array functions, one form per shape: validate (detail::RunArray, the
+// contract of accelmath/math.h), then call the dispatched table's entry.
 #include "accelmath/registry.h"
 #include "accelmath/scalar.h"
 
@@ -23,57 +25,26 @@ using ::accelmath::detail::ArrayLoop;
 #undef ACCELMATH_OP
 
 #if HWY_NATIVE_FMA && HWY_HAVE_FLOAT64
-#define ACCELMATH_LOOP_Unary(name, driver, eval)                           \
-  void name##Array(const float* src, float* dst, size_t n) {              \
-    driver##Unary<Eval::k##eval>(name##Kernel{}, src, dst, n);             \
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...)                                          \
+  void name##Array(void* const* out, const void* const* in, size_t count, size_t row_length) {      \
+    driver##Array<Eval::k##eval, Shape::k##shape>(name##Kernel{}, out, in, count, row_length);       \
   }
-#define ACCELMATH_LOOP_UnaryPair(name, driver, eval)                                 \
-  void name##Array(const float* src, float* dst1, float* dst2, size_t n) {          \
-    driver##UnaryPair<Eval::k##eval>(name##Kernel{}, src, dst1, dst2, n);            \
-  }
-#define ACCELMATH_LOOP_Binary(name, driver, eval)                                       \
-  void name##Array(const float* src1, const float* src2, float* dst, size_t n) {       \
-    driver##Binary<Eval::k##eval>(name##Kernel{}, src1, src2, dst, n);                  \
-  }
-#else
-#define ACCELMATH_LOOP_Unary(name, driver, eval)                          \
-  void name##Array(const float* src, float* dst, size_t n) {              \
-    for (size_t i = 0; i < n; ++i) dst[i] = accelmath::scalar::name(src[i]); \
-  }
-#define ACCELMATH_LOOP_UnaryPair(name, driver, eval)                                             \
-  void name##Array(const float* src, float* dst1, float* dst2, size_t n) {                      \
-    for (size_t i = 0; i < n; ++i) {                                                            \
-      float a, b;                                                                               \
-      accelmath::scalar::name(src[i], &a, &b);                                                  \
-      dst1[i] = a, dst2[i] = b;                                                                 \
-    }                                                                                           \
-  }
-#define ACCELMATH_LOOP_Binary(name, driver, eval)                                           \
-  void name##Array(const float* src1, const float* src2, float* dst, size_t n) {           \
-    for (size_t i = 0; i < n; ++i) dst[i] = accelmath::scalar::name(src1[i], src2[i]);     \
-  }
-#endif
-#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) ACCELMATH_LOOP_##shape(name, driver, eval)
 #include ACCELMATH_FAMILY_ROWS
 #undef ACCELMATH_OP
-#undef ACCELMATH_LOOP_Unary
-#undef ACCELMATH_LOOP_UnaryPair
-#undef ACCELMATH_LOOP_Binary
+#define ACCELMATH_LOOP(name) name##Array
+#else
+#define ACCELMATH_LOOP(name) ::accelmath::detail::name##_scalar_loop
+#endif
 
 const ArrayLoop* ACCELMATH_FAMILY_TABLE() {
-#define ACCELMATH_ENTRY_Unary(name) ArrayLoop{name##Array, nullptr, nullptr},
-#define ACCELMATH_ENTRY_UnaryPair(name) ArrayLoop{nullptr, name##Array, nullptr},
-#define ACCELMATH_ENTRY_Binary(name) ArrayLoop{nullptr, nullptr, name##Array},
-#define ACCELMATH_OP(name, shape, ...) ACCELMATH_ENTRY_##shape(name)
+#define ACCELMATH_OP(name, ...) ACCELMATH_LOOP(name),
   static constexpr ArrayLoop kTable[] = {
 #include ACCELMATH_FAMILY_ROWS
   };
 #undef ACCELMATH_OP
-#undef ACCELMATH_ENTRY_Unary
-#undef ACCELMATH_ENTRY_UnaryPair
-#undef ACCELMATH_ENTRY_Binary
   return kTable;
 }
+#undef ACCELMATH_LOOP
 
 }  // namespace accelmath::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();  // opened by dispatch/prologue-inl.h
@@ -92,26 +63,78 @@ enum : int {
 };
 }  // namespace
 
-#define ACCELMATH_API_Unary(name)                                                                     \
-  Status name(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept {        \
-    return detail::RunUnary(HWY_DYNAMIC_DISPATCH(ACCELMATH_FAMILY_TABLE)()[kRow_##name].unary, dst, src, count); \
-  }                                                                                                   \
+// Row `name`'s array loop on the best target of this CPU.
+#define ACCELMATH_ROW_LOOP(name) HWY_DYNAMIC_DISPATCH(ACCELMATH_FAMILY_TABLE)()[kRow_##name]
+// The public functions of each shape (accelmath/math.h): results, then sources, as declared there.
+#define ACCELMATH_API_Unary(name)                                                                    \
+  Status name(std::span<float> dst, std::span<const float> src, std::size_t count) noexcept {       \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, count, 0, dst, src);                   \
+  }                                                                                                  \
   Status name(std::span<float> dst, std::span<const float> src) noexcept { return name(dst, src, src.size()); }
-#define ACCELMATH_API_UnaryPair(name)                                                                             \
+#define ACCELMATH_API_UnaryPair(name)                                                                              \
   Status name(std::span<float> dst1, std::span<float> dst2, std::span<const float> src, std::size_t count) noexcept { \
-    return detail::RunUnaryPair(HWY_DYNAMIC_DISPATCH(ACCELMATH_FAMILY_TABLE)()[kRow_##name].pair, dst1, dst2, src,  \
-                                count);                                                                           \
-  }                                                                                                               \
-  Status name(std::span<float> dst1, std::span<float> dst2, std::span<const float> src) noexcept {               \
-    return name(dst1, dst2, src, src.size());                                                                     \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, count, 0, dst1, dst2, src);                            \
+  }                                                                                                                \
+  Status name(std::span<float> dst1, std::span<float> dst2, std::span<const float> src) noexcept {                \
+    return name(dst1, dst2, src, src.size());                                                                      \
   }
-#define ACCELMATH_API_Binary(name)                                                                                  \
+#define ACCELMATH_API_Binary(name)                                                                                   \
   Status name(std::span<float> dst, std::span<const float> src1, std::span<const float> src2, std::size_t count) noexcept { \
-    return detail::RunBinary(HWY_DYNAMIC_DISPATCH(ACCELMATH_FAMILY_TABLE)()[kRow_##name].binary, dst, src1, src2,      \
-                             count);                                                                                  \
-  }                                                                                                                   \
-  Status name(std::span<float> dst, std::span<const float> src1, std::span<const float> src2) noexcept {             \
-    return name(dst, src1, src2, src1.size());                                                                        \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, count, 0, dst, src1, src2);                              \
+  }                                                                                                                  \
+  Status name(std::span<float> dst, std::span<const float> src1, std::span<const float> src2) noexcept {            \
+    return name(dst, src1, src2, src1.size());                                                                       \
+  }
+#define ACCELMATH_API_Ternary(name)                                                                           \
+  Status name(std::span<float> dst, std::span<const float> src1, std::span<const float> src2,                \
+              std::span<const float> src3, std::size_t count) noexcept {                                     \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, count, 0, dst, src1, src2, src3);                \
+  }                                                                                                           \
+  Status name(std::span<float> dst, std::span<const float> src1, std::span<const float> src2,                \
+              std::span<const float> src3) noexcept {                                                        \
+    return name(dst, src1, src2, src3, src1.size());                                                         \
+  }
+#define ACCELMATH_API_Quaternary(name)                                                                        \
+  Status name(std::span<float> dst, std::span<const float> src1, std::span<const float> src2,                \
+              std::span<const float> src3, std::span<const float> src4, std::size_t count) noexcept {        \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, count, 0, dst, src1, src2, src3, src4);          \
+  }                                                                                                           \
+  Status name(std::span<float> dst, std::span<const float> src1, std::span<const float> src2,                \
+              std::span<const float> src3, std::span<const float> src4) noexcept {                           \
+    return name(dst, src1, src2, src3, src4, src1.size());                                                   \
+  }
+#define ACCELMATH_API_ToInt32(name)                                                                         \
+  Status name(std::span<std::int32_t> dst, std::span<const float> src, std::size_t count) noexcept {       \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, count, 0, dst, src);                          \
+  }                                                                                                         \
+  Status name(std::span<std::int32_t> dst, std::span<const float> src) noexcept { return name(dst, src, src.size()); }
+#define ACCELMATH_API_Predicate(name)                                                                       \
+  Status name(std::span<std::uint8_t> dst, std::span<const float> src, std::size_t count) noexcept {       \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, count, 0, dst, src);                          \
+  }                                                                                                         \
+  Status name(std::span<std::uint8_t> dst, std::span<const float> src) noexcept { return name(dst, src, src.size()); }
+#define ACCELMATH_API_SplitExponent(name)                                                                  \
+  Status name(std::span<float> dst, std::span<std::int32_t> exp, std::span<const float> src,              \
+              std::size_t count) noexcept {                                                               \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, count, 0, dst, exp, src);                    \
+  }                                                                                                        \
+  Status name(std::span<float> dst, std::span<std::int32_t> exp, std::span<const float> src) noexcept {   \
+    return name(dst, exp, src, src.size());                                                               \
+  }
+#define ACCELMATH_API_ScaleExponent(name)                                                                  \
+  Status name(std::span<float> dst, std::span<const float> src, std::span<const std::int32_t> n,          \
+              std::size_t count) noexcept {                                                               \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, count, 0, dst, src, n);                      \
+  }                                                                                                        \
+  Status name(std::span<float> dst, std::span<const float> src, std::span<const std::int32_t> n) noexcept { \
+    return name(dst, src, n, src.size());                                                                 \
+  }
+#define ACCELMATH_API_Rows(name)                                                                            \
+  Status name(std::span<float> dst, std::span<const float> src, std::size_t n, std::size_t count) noexcept { \
+    return detail::RunArray(ACCELMATH_ROW_LOOP(name), count, detail::RowElements(count, n), n, dst, src);   \
+  }                                                                                                          \
+  Status name(std::span<float> dst, std::span<const float> src, std::size_t n) noexcept {                   \
+    return name(dst, src, n, dst.size());                                                                   \
   }
 #define ACCELMATH_OP(name, shape, ...) ACCELMATH_API_##shape(name)
 #include ACCELMATH_FAMILY_ROWS
@@ -119,6 +142,14 @@ enum : int {
 #undef ACCELMATH_API_Unary
 #undef ACCELMATH_API_UnaryPair
 #undef ACCELMATH_API_Binary
+#undef ACCELMATH_API_Ternary
+#undef ACCELMATH_API_Quaternary
+#undef ACCELMATH_API_ToInt32
+#undef ACCELMATH_API_Predicate
+#undef ACCELMATH_API_SplitExponent
+#undef ACCELMATH_API_ScaleExponent
+#undef ACCELMATH_API_Rows
+#undef ACCELMATH_ROW_LOOP
 
 }  // namespace accelmath
 #endif  // HWY_ONCE

@@ -1,16 +1,23 @@
 // How one registry row evaluates one vector, written once: the Highway targets (src/dispatch/) and
-// the scalar lane (src/dispatch/scalar.cc, and CUDA device code) both include this file, so the
-// per-element API and the SIMD drivers run the very same composition.
+// the scalar lane (src/backend/lane_functions.h: the per-element API, the scalar array loops, and
+// CUDA device code) both include this file, so the per-element API and the SIMD drivers run the very
+// same composition.
 //   ACCELMATH_DEFINE_KERNEL(name, driver, kernel): a functor `name##Kernel` for the row.
-//     Map rows call `kernel(d, x)`, or `kernel(d, x, second)` for a row with two results (shape
-//     UnaryPair, Map only: the kernel returns the first and writes the second), or `kernel(d, x1,
-//     x2)` for a row with two inputs (shape Binary, Map only). Split rows have
+//     Map rows call `kernel(d, x...)` with the row's inputs (one to four), plus `V& second` for a
+//     row with two results (UnaryPair, SplitExponent: the kernel returns the first and writes the
+//     second). SumOfSquares rows call `kernel(d, s)` with a row's sum of squares. Split rows have
 //     three parts, kernel##IsCommon (a mask), kernel##Common and kernel##Rare; on one vector they
-//     give IfThenElse(IsCommon, Common, Rare), skipping a region no lane needs (a whole-vector test, never per lane: each lane's value is
-//     the same pure function either way). The array driver of a Split row instead compacts the
-//     rare lanes (src/drivers/split-inl.h), with the same bits.
-//   EvalF64 / EvalF32: float32 in, the kernel in binary64 (widened exactly, rounded back once with
-//     DemoteTo) or float32 lanes, float32 out.
+//     give IfThenElse(IsCommon, Common, Rare), skipping a region no lane needs (a whole-vector test,
+//     never per lane: each lane's value is the same pure function either way). The array driver of
+//     a Split row instead compacts the rare lanes (src/drivers/split-inl.h), with the same bits.
+//   EvalShape<E, S>(k, de, store, x...): one vector of each input of a row of shape S, as stored
+//     (float32 lanes, or int32 lanes for ldexp's n, as many as the evaluation lanes `de` hold),
+//     through the kernel: inputs converted exactly to the evaluation lanes (float32 widened to
+//     binary64 for F64 rows, int32 to binary64), each result converted to its element type
+//     (binary64 rounded once to float32 with DemoteTo; a binary64 integer converted exactly to
+//     int32; a mask to uint8 1 or 0), then store(integral_constant<int, k>, result k).
+#include "kernels/kernel_api.h"
+
 #if defined(ACCELMATH_DRIVERS_EVAL_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_DRIVERS_EVAL_INL_H_
 #undef ACCELMATH_DRIVERS_EVAL_INL_H_
@@ -18,7 +25,12 @@
 #define ACCELMATH_DRIVERS_EVAL_INL_H_
 #endif
 
-#include "kernels/kernel_api.h"
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "accelmath/registry.h"
 
 namespace accelmath::ACCELMATH_KNS {
 
@@ -28,6 +40,63 @@ ACCELMATH_KERNEL V SplitEval(const K& k, D d, V x) {
   if (AllTrue(d, c)) return k.Common(d, x);
   if (AllFalse(d, c)) return k.Rare(d, x);
   return IfThenElse(c, k.Common(d, x), k.Rare(d, x));
+}
+
+// An input of element type T, as loaded, in the evaluation lanes of `de`: float32 as it is (F32
+// rows) or widened exactly to binary64; int32 converted exactly to binary64 (F64 rows only).
+template <Eval E, ElementType T, class DE, class V>
+ACCELMATH_KERNEL auto ToEvalLanes(DE de, V v) {
+  static_assert(T != ElementType::kU8, "no uint8 inputs");
+  static_assert(T == ElementType::kF32 || E == Eval::kF64, "int32 inputs need binary64 lanes");
+  if constexpr (T == ElementType::kF32 && E == Eval::kF32) {
+    return v;
+  } else {
+    return PromoteTo(de, v);
+  }
+}
+
+// A kernel's result in the evaluation lanes of `de`, as an element of type T: float32 (binary64
+// rounded once, to nearest even); int32 (the kernel's binary64 integer, in [INT_MIN, INT_MAX]:
+// exact); uint8 (the kernel's mask: 1 where set, 0 elsewhere; float32 lanes only).
+template <Eval E, ElementType T, class DE, class R>
+ACCELMATH_KERNEL auto FromEvalLanes(DE de, R r) {
+  if constexpr (T == ElementType::kF32) {
+    if constexpr (E == Eval::kF64) {
+      return DemoteTo(Rebind<float, DE>(), r);
+    } else {
+      return r;
+    }
+  } else if constexpr (T == ElementType::kI32) {
+    static_assert(E == Eval::kF64, "int32 results come from binary64 lanes");
+    return DemoteTo(Rebind<int32_t, DE>(), r);
+  } else {
+    static_assert(E == Eval::kF32, "uint8 results come from masks of float32 lanes");
+    (void)de;
+    const Rebind<int32_t, DE> di;
+    return DemoteTo(Rebind<uint8_t, DE>(), IfThenElseZero(RebindMask(di, r), Set(di, 1)));
+  }
+}
+
+template <Eval E, Shape S, class K, class DE, class Store, size_t... I, class... V>
+ACCELMATH_KERNEL void EvalShapeImpl(const K& k, DE de, const Store& store, std::index_sequence<I...>, V... x) {
+  using ::accelmath::detail::kOperands;
+  static_assert(sizeof...(V) == kOperands<S>.inputs, "one vector per input");
+  if constexpr (kOperands<S>.outputs == 1) {
+    store(std::integral_constant<int, 0>(),
+          FromEvalLanes<E, kOperands<S>.out[0]>(de, k(de, ToEvalLanes<E, kOperands<S>.in[I]>(de, x)...)));
+  } else {
+    decltype(Zero(de)) second;
+    const auto first = k(de, ToEvalLanes<E, kOperands<S>.in[I]>(de, x)..., second);
+    store(std::integral_constant<int, 0>(), FromEvalLanes<E, kOperands<S>.out[0]>(de, first));
+    store(std::integral_constant<int, 1>(), FromEvalLanes<E, kOperands<S>.out[1]>(de, second));
+  }
+}
+
+// One vector of every input of a row of shape S through its kernel (the header comment). `de`: the
+// evaluation lanes (binary64 for F64 rows, float32 for F32 rows).
+template <Eval E, Shape S, class K, class DE, class Store, class... V>
+ACCELMATH_KERNEL void EvalShape(const K& k, DE de, const Store& store, V... x) {
+  EvalShapeImpl<E, S>(k, de, store, std::index_sequence_for<V...>(), x...);
 }
 
 }  // namespace accelmath::ACCELMATH_KNS
@@ -41,14 +110,15 @@ ACCELMATH_KERNEL V SplitEval(const K& k, D d, V x) {
   ACCELMATH_KERNEL ret member(D d, V x) const {  \
     return fn(d, x);                             \
   }
-// `more`: nothing (Unary), the second result (UnaryPair, by reference) or the second input (Binary).
+// `more`: the other inputs, and the second result (by reference) of a row with two.
 #define ACCELMATH_DEFINE_KERNEL_Map(name, kernel)                        \
   struct name##Kernel {                                                  \
     template <class D, class V, class... More>                           \
-    ACCELMATH_KERNEL V operator()(D d, V x, More&&... more) const {      \
+    ACCELMATH_KERNEL auto operator()(D d, V x, More&&... more) const {   \
       return kernel(d, x, static_cast<More&&>(more)...);                 \
     }                                                                    \
   };
+#define ACCELMATH_DEFINE_KERNEL_SumOfSquares(name, kernel) ACCELMATH_DEFINE_KERNEL_Map(name, kernel)
 #define ACCELMATH_DEFINE_KERNEL_Split(name, kernel)       \
   struct name##Kernel {                                   \
     ACCELMATH_KERNEL_MEMBER(auto, IsCommon, kernel##IsCommon) \

@@ -1,8 +1,10 @@
-// The map driver: one kernel on every lane of an array (Map rows of the registry: one or two inputs,
-// one or two results), per Highway target. Full vectors (two per iteration), then the partial last
-// vector with masked loads and stores, so nothing past n is read or written. F64 rows load
-// Lanes(ScalableTag<double>) floats, widen them exactly, run the kernel in binary64 lanes and round
-// once (DemoteTo); F32 rows run on float lanes directly.
+// The map driver: one kernel on every lane of an array (Map rows of the registry, every shape but
+// Rows: one to four inputs, float32 or int32; one or two results, float32, int32 or uint8), per
+// Highway target. Full vectors (two per iteration), then the partial last vector through small
+// zero-filled copies, so nothing past n is read or written whatever the element type. The vector of
+// each input holds Lanes(evaluation lanes) elements: F64 rows load Lanes(ScalableTag<double>)
+// floats (or int32), widen them exactly, run the kernel in binary64 lanes and round each float
+// result once (DemoteTo); F32 rows run on float lanes directly (drivers/eval-inl.h, EvalShape).
 #if defined(ACCELMATH_DRIVERS_MAP_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_DRIVERS_MAP_INL_H_
 #undef ACCELMATH_DRIVERS_MAP_INL_H_
@@ -12,85 +14,111 @@
 
 #include <hwy/highway.h>
 
+#include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "accelmath/registry.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {
 
-// One loop for every shape: kInputs = 1 and kResults = 1 (Unary: k(d, x)) or 2 (UnaryPair:
-// k(d, x, second) returns the first result), or kInputs = 2 (Binary: k(d, x1, x2), one result).
-// F64 rows load Lanes(ScalableTag<double>) floats of each input, widen them exactly, run the kernel
-// in binary64 lanes and round each result once (DemoteTo); F32 rows run on float lanes directly.
-// src2 is unused for one input, dst2 for one result.
-template <Eval E, int kInputs, int kResults, class K>
-HWY_INLINE void MapLoop(const K& k, const float* src1, const float* src2, float* dst1, float* dst2, size_t n) {
-  static_assert((kInputs == 1 && (kResults == 1 || kResults == 2)) || (kInputs == 2 && kResults == 1));
+// Operand number I (an input's or a result's), as a type.
+template <int I>
+using Nth = std::integral_constant<int, I>;
+
+// Input I of a row of shape S: its vector at element i of the array src[I], in lanes of its own
+// type, as many as the evaluation lanes DE hold.
+template <Shape S, int I, class DE>
+HWY_INLINE auto LoadInput(DE /*de*/, const void* const* src, size_t i) {
+  using T = ::accelmath::detail::Element<::accelmath::detail::kOperands<S>.in[I]>;
+  return LoadU(Rebind<T, DE>(), static_cast<const T*>(src[I]) + i);
+}
+
+// Stores result k of a row of shape S at element i of the array dst[k].
+template <Shape S, class DE>
+struct StoreResults {
+  void* const* dst;
+  size_t i;
+  template <int K, class V>
+  HWY_INLINE void operator()(Nth<K>, V v) const {
+    using T = ::accelmath::detail::Element<::accelmath::detail::kOperands<S>.out[K]>;
+    StoreU(v, Rebind<T, DE>(), static_cast<T*>(dst[K]) + i);
+  }
+};
+
+// The kernel on the vectors at element i of src[] stored at element j of dst[].
+template <Eval E, Shape S, class K, class DE, int... I>
+HWY_INLINE void MapOne(const K& k, DE de, const void* const* src, size_t i, void* const* dst, size_t j,
+                       std::integer_sequence<int, I...>) {
+  EvalShape<E, S>(k, de, StoreResults<S, DE>{dst, j}, LoadInput<S, I>(de, src, i)...);
+}
+
+// dst...[i] = k(src...[i]) for i < n, every operand as detail::Operands(S) describes it (the array
+// loop of every Map row; src/dispatch/family-inl.h).
+template <Eval E, Shape S, class K>
+HWY_INLINE void MapArray(const K& k, void* const* out, const void* const* in, size_t n, size_t /*row_length*/) {
+  using ::accelmath::detail::kOperands;
+  static_assert(S != Shape::kRows, "Rows rows have the SumOfSquares driver");
+  constexpr int kIn = kOperands<S>.inputs, kOut = kOperands<S>.outputs;
   using DE = std::conditional_t<E == Eval::kF64, ScalableTag<double>, ScalableTag<float>>;
   const DE de;
-  const Rebind<float, DE> df;
-  const auto widen = [&](auto v) HWY_ATTR {
-    if constexpr (E == Eval::kF64) return PromoteTo(de, v); else return v;
-  };
-  const auto narrow = [&](auto v) HWY_ATTR {
-    if constexpr (E == Eval::kF64) return DemoteTo(df, v); else return v;
-  };
-  // The kernel on one vector of each input (x2: ignored for one input); store(result, dst) writes a
-  // result.
-  const auto one = [&](auto x1, auto x2, auto store) HWY_ATTR {
-    if constexpr (kInputs == 2) {
-      store(narrow(k(de, widen(x1), widen(x2))), dst1);
-    } else if constexpr (kResults == 1) {
-      store(narrow(k(de, widen(x1))), dst1);
-    } else {
-      Vec<DE> second;
-      const auto first = k(de, widen(x1), second);
-      store(narrow(first), dst1);
-      store(narrow(second), dst2);
-    }
-  };
-  // The second input's vector at i (nothing is loaded for one input).
-  const auto load2 = [&](size_t j) HWY_ATTR {
-    if constexpr (kInputs == 2) return LoadU(df, src2 + j); else return Zero(df);
-  };
   const size_t N = Lanes(de);
+  const auto eval = [&](size_t j, auto... x) HWY_ATTR { EvalShape<E, S>(k, de, StoreResults<S, DE>{out, j}, x...); };
+  const auto load = [&](auto input, size_t i) HWY_ATTR { return LoadInput<S, decltype(input)::value>(de, in, i); };
   size_t i = 0;
   // Two vectors per iteration: their independent chains interleave (measured on AVX-512: exp +23%,
-  // tan +5 to 14%, sincos +16%; AVX2 neutral to +5%; bench_math, 64K). Every input is loaded before
-  // anything is stored, so dst may be a source itself (in place).
+  // tan +5 to 14%, sincos +16%; AVX2 neutral to +5%; bench_math, 64K). Both vectors of every input
+  // are loaded before anything is stored: a store could alias the next loads as far as the compiler
+  // knows (dst may be a source: in place), which would order the second chain after the first.
   for (; i + 2 * N <= n; i += 2 * N) {
-    const auto a0 = LoadU(df, src1 + i), b0 = load2(i);
-    const auto a1 = LoadU(df, src1 + i + N), b1 = load2(i + N);
-    one(a0, b0, [&](auto v, float* dst) HWY_ATTR { StoreU(v, df, dst + i); });
-    one(a1, b1, [&](auto v, float* dst) HWY_ATTR { StoreU(v, df, dst + i + N); });
+    [[maybe_unused]] const auto a = [&](size_t j) HWY_ATTR { return load(Nth<0>(), j); };
+    [[maybe_unused]] const auto b = [&](size_t j) HWY_ATTR { return load(Nth<1>(), j); };
+    [[maybe_unused]] const auto c = [&](size_t j) HWY_ATTR { return load(Nth<2>(), j); };
+    [[maybe_unused]] const auto d = [&](size_t j) HWY_ATTR { return load(Nth<3>(), j); };
+    if constexpr (kIn == 1) {
+      const auto a0 = a(i), a1 = a(i + N);
+      eval(i, a0);
+      eval(i + N, a1);
+    } else if constexpr (kIn == 2) {
+      const auto a0 = a(i), b0 = b(i), a1 = a(i + N), b1 = b(i + N);
+      eval(i, a0, b0);
+      eval(i + N, a1, b1);
+    } else if constexpr (kIn == 3) {
+      const auto a0 = a(i), b0 = b(i), c0 = c(i);
+      const auto a1 = a(i + N), b1 = b(i + N), c1 = c(i + N);
+      eval(i, a0, b0, c0);
+      eval(i + N, a1, b1, c1);
+    } else {
+      static_assert(kIn == 4);
+      const auto a0 = a(i), b0 = b(i), c0 = c(i), d0 = d(i);
+      const auto a1 = a(i + N), b1 = b(i + N), c1 = c(i + N), d1 = d(i + N);
+      eval(i, a0, b0, c0, d0);
+      eval(i + N, a1, b1, c1, d1);
+    }
   }
-  for (; i + N <= n; i += N) {
-    one(LoadU(df, src1 + i), load2(i), [&](auto v, float* dst) HWY_ATTR { StoreU(v, df, dst + i); });
-  }
+  for (; i + N <= n; i += N) MapOne<E, S>(k, de, in, i, out, i, std::make_integer_sequence<int, kIn>());
   if (i < n) {
-    const auto live = FirstN(df, n - i);
-    const auto b = [&]() HWY_ATTR {
-      if constexpr (kInputs == 2) return MaskedLoad(live, df, src2 + i); else return Zero(df);
-    }();
-    one(MaskedLoad(live, df, src1 + i), b, [&](auto v, float* dst) HWY_ATTR { BlendedStore(v, live, df, dst + i); });
+    // The partial last vector: its elements copied into zero-filled vectors, the results copied
+    // back. Unlike masked loads and stores this needs nothing from the target for 8-bit lanes, and
+    // touches no byte past n (the zero lanes' results are dropped).
+    const size_t r = n - i;
+    HWY_ALIGN uint8_t src_tail[kIn][HWY_MAX_BYTES] = {};
+    HWY_ALIGN uint8_t dst_tail[kOut][HWY_MAX_BYTES];
+    const void* src[kIn];
+    void* dst[kOut];
+    for (int q = 0; q < kIn; ++q) {
+      const size_t size = ::accelmath::detail::ElementSize(kOperands<S>.in[q]);
+      std::memcpy(src_tail[q], static_cast<const uint8_t*>(in[q]) + i * size, r * size);
+      src[q] = src_tail[q];
+    }
+    for (int q = 0; q < kOut; ++q) dst[q] = dst_tail[q];
+    MapOne<E, S>(k, de, src, 0, dst, 0, std::make_integer_sequence<int, kIn>());
+    for (int q = 0; q < kOut; ++q) {
+      const size_t size = ::accelmath::detail::ElementSize(kOperands<S>.out[q]);
+      std::memcpy(static_cast<uint8_t*>(out[q]) + i * size, dst_tail[q], r * size);
+    }
   }
-}
-
-template <Eval E, class K>
-HWY_INLINE void MapUnary(const K& k, const float* src, float* dst, size_t n) {
-  MapLoop<E, 1, 1>(k, src, nullptr, dst, nullptr, n);
-}
-
-template <Eval E, class K>
-HWY_INLINE void MapUnaryPair(const K& k, const float* src, float* dst1, float* dst2, size_t n) {
-  MapLoop<E, 1, 2>(k, src, nullptr, dst1, dst2, n);
-}
-
-// dst[i] = k(src1[i], src2[i]).
-template <Eval E, class K>
-HWY_INLINE void MapBinary(const K& k, const float* src1, const float* src2, float* dst, size_t n) {
-  MapLoop<E, 2, 1>(k, src1, src2, dst, nullptr, n);
 }
 
 }  // namespace accelmath::HWY_NAMESPACE

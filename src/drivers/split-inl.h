@@ -101,6 +101,13 @@ HWY_INLINE void SplitUnary(const K& k, const float* HWY_RESTRICT src, float* HWY
   }
 }
 
+// The array loop of a Split row (src/dispatch/family-inl.h's one signature for every driver).
+template <Eval E, Shape S, class K>
+HWY_INLINE void SplitArray(const K& k, void* const* out, const void* const* in, size_t n, size_t /*row_length*/) {
+  static_assert(S == Shape::kUnary, "Split rows have one input and one result");
+  SplitUnary<E>(k, static_cast<const float*>(in[0]), static_cast<float*>(out[0]), n);
+}
+
 }  // namespace accelmath::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 

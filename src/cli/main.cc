@@ -54,22 +54,22 @@ int Error(const std::string& msg) {
 
 // Upper bounds of the count options (CLI11 alone would read "-1" as 2^64 - 1).
 constexpr std::uint64_t kMaxSweepSample = 100000000;       // sweep --sample, oracle-check --samples: 4 bytes each in memory
-constexpr std::uint64_t kMaxPairSample = std::uint64_t{1} << 40;  // sweep --sample of a two-input function: generated, not stored
+constexpr std::uint64_t kMaxPairSample = std::uint64_t{1} << 40;  // sweep --sample of a structured sample: generated, not stored
 constexpr std::uint64_t kMaxStreamSample = std::uint64_t{1} << 32;  // mx-sweep, atomic-sweep --sample: as many as all 2^32
 constexpr std::uint64_t kMaxShow = 1000000;               // verify --show
 
-// A whole number in [0, max]: digits only, so "-1", "+3", "0x10" and "1e6" are refused.
-CLI::Validator Count(std::uint64_t max) {
+// A whole number in [min, max]: digits only, so "-1", "+3", "0x10" and "1e6" are refused.
+CLI::Validator Count(std::uint64_t max, std::uint64_t min = 0) {
   return CLI::Validator(
-      [max](std::string& s) -> std::string {
+      [max, min](std::string& s) -> std::string {
         std::uint64_t v = 0;
         const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v > max) {
-          return "'" + s + "' is not a whole number from 0 to " + std::to_string(max);
+        if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v > max || v < min) {
+          return "'" + s + "' is not a whole number from " + std::to_string(min) + " to " + std::to_string(max);
         }
         return std::string();
       },
-      "0.." + std::to_string(max));
+      std::to_string(min) + ".." + std::to_string(max));
 }
 
 // A finite number in [lo, hi] (NaN and infinities are refused).
@@ -111,44 +111,141 @@ const accelmath::FunctionInfo* FindFunction(const std::string& name) {
   return f;
 }
 
-// `run`: the inputs in argument order (as many as the function's shape takes: atan2 --in Y --in X),
-// all of one shape and memory order, one --out per result (sincos: --out SIN --out COS), each with
-// the inputs' shape and memory order.
-int Run(const std::string& op, const std::vector<std::string>& ins, const std::vector<std::string>& outs) {
+// The .npy dtype of an element type.
+const char* Descr(accelmath::ElementType t) {
+  switch (t) {
+    case accelmath::ElementType::kF32: return "<f4";
+    case accelmath::ElementType::kI32: return "<i4";
+    case accelmath::ElementType::kU8: return "|u1";
+  }
+  return "?";
+}
+const char* TypeName(accelmath::ElementType t) {
+  switch (t) {
+    case accelmath::ElementType::kF32: return "float32";
+    case accelmath::ElementType::kI32: return "int32";
+    case accelmath::ElementType::kU8: return "uint8";
+  }
+  return "?";
+}
+std::size_t ElementSize(accelmath::ElementType t) { return t == accelmath::ElementType::kU8 ? 1 : 4; }
+
+// A row's signature for people: "(f32,f32)->f32", "(f32)->(f32,i32)", "(f32[n])->f32" (rows).
+std::string Signature(const accelmath::FunctionInfo& f) {
+  const auto name = [](accelmath::ElementType t) {
+    return t == accelmath::ElementType::kF32 ? "f32" : t == accelmath::ElementType::kI32 ? "i32" : "u8";
+  };
+  std::string s = "(";
+  for (int k = 0; k < f.inputs(); ++k) s += std::string(k ? "," : "") + name(f.input_type(k));
+  if (f.shape == accelmath::Shape::kRows) s += "[n]";
+  s += ")->";
+  if (f.outputs() == 1) return s + name(f.output_type(0));
+  return s + "(" + name(f.output_type(0)) + "," + name(f.output_type(1)) + ")";
+}
+
+const char* ShapeName(accelmath::Shape s) {
+  switch (s) {
+    case accelmath::Shape::kUnary: return "Unary";
+    case accelmath::Shape::kUnaryPair: return "UnaryPair";
+    case accelmath::Shape::kBinary: return "Binary";
+    case accelmath::Shape::kTernary: return "Ternary";
+    case accelmath::Shape::kQuaternary: return "Quaternary";
+    case accelmath::Shape::kToInt32: return "ToInt32";
+    case accelmath::Shape::kPredicate: return "Predicate";
+    case accelmath::Shape::kSplitExponent: return "SplitExponent";
+    case accelmath::Shape::kScaleExponent: return "ScaleExponent";
+    case accelmath::Shape::kRows: return "Rows";
+  }
+  return "?";
+}
+
+// `run`: the inputs in argument order (as many as the function's shape takes: atan2 --in Y --in X,
+// ldexp --in X --in N), each of its element type (float32, int32 for ldexp's n), all of one shape and
+// memory order; one --out per result (sincos: --out SIN --out COS; frexp: --out M --out E), each
+// with the inputs' shape and memory order, of the result's type (float32, int32, uint8 0/1). A
+// function of rows (norm) reads rows of `row_length` consecutive elements (C order); without
+// --row-length, the input's last axis is the row and the result has the input's shape without it.
+int Run(const std::string& op, const std::vector<std::string>& ins, const std::vector<std::string>& outs,
+        std::size_t row_length_opt) {
   const accelmath::FunctionInfo* f = FindFunction(op);
   if (!f) return kBadInput;
+  const bool rows = f->shape == accelmath::Shape::kRows;
   const std::size_t arity = static_cast<std::size_t>(f->inputs()), results = static_cast<std::size_t>(f->outputs());
   if (ins.size() != arity) return Error(op + " takes " + std::to_string(arity) + " --in, got " + std::to_string(ins.size()));
   if (outs.size() != results) return Error(op + " writes " + std::to_string(results) + " --out, got " + std::to_string(outs.size()));
   if (results == 2 && outs[0] == outs[1]) return Error(op + ": the two --out files must differ");
+  if (row_length_opt != 0 && !rows) {
+    return Error(op + ": --row-length is for the functions of rows (norm, rnorm); " + op + " is element-wise");
+  }
   try {
     // Every --out is checked before any work, and the set is renamed into place only when all
     // were written: an error leaves no new file and every existing one as it was.
     accelmath::io::OutputSet out(outs);
     std::vector<NpyArray> in;
-    for (const std::string& path : ins) {
+    for (std::size_t k = 0; k < ins.size(); ++k) {
+      const std::string& path = ins[k];
       in.push_back(accelmath::io::read_npy(path));
       const NpyArray& a = in.back();
-      if (a.descr != "<f4") return Error(path + ": dtype '" + a.descr + "', expected float32 ('<f4')");
+      const accelmath::ElementType t = f->input_type(static_cast<int>(k));
+      if (a.descr != Descr(t)) {
+        return Error(path + ": dtype '" + a.descr + "', expected " + TypeName(t) + " ('" + Descr(t) + "')" +
+                     (arity > 1 ? " for input " + std::to_string(k + 1) + " of " + op : ""));
+      }
       if (a.shape != in[0].shape || a.fortran_order != in[0].fortran_order) {
         return Error(op + ": the inputs differ in shape: " + ins[0] + " is " + in[0].shape_string() +
                      (in[0].fortran_order ? " (Fortran order)" : "") + ", " + path + " is " + a.shape_string() +
                      (a.fortran_order ? " (Fortran order)" : "") + " (no broadcasting)");
       }
     }
-    NpyArray& a = in[0];  // the outputs take its shape and order
-    const std::size_t n = a.count();  // 0 for an empty array: the outputs are empty arrays of its shape
-    std::vector<float> src1(n), src2(arity == 2 ? n : 0), dst1(n), dst2(n);
-    if (n) {
-      std::memcpy(src1.data(), a.data.data(), 4 * n);
-      if (arity == 2) std::memcpy(src2.data(), in[1].data.data(), 4 * n);
-      const accelmath::Status s = f->run(dst1, dst2, src1, src2, n);
+    const NpyArray& a = in[0];  // the outputs take its shape and order (rows: less the row)
+    const std::size_t elements = a.count();
+    std::size_t n = elements, row_length = 0;  // n: results (rows: rows)
+    std::vector<std::size_t> out_shape = a.shape;
+    bool out_fortran = a.fortran_order;
+    if (rows) {
+      if (a.fortran_order && a.shape.size() > 1) {
+        return Error(ins[0] + ": a Fortran-order array; " + op + " reads rows along the last axis in C order "
+                     "(save it with np.ascontiguousarray)");
+      }
+      if (row_length_opt != 0) {
+        row_length = row_length_opt;
+        if (elements % row_length != 0) {
+          return Error(op + ": " + ins[0] + " has " + std::to_string(elements) + " elements, not a whole number of rows of " +
+                       std::to_string(row_length) + " (--row-length)");
+        }
+        n = elements / row_length;
+        if (!a.shape.empty() && a.shape.back() == row_length) {
+          out_shape.pop_back();
+        } else {
+          out_shape = {n};
+        }
+      } else {
+        if (a.shape.empty()) {
+          return Error(op + ": " + ins[0] + " is 0-d: its last axis is the row, and it has none (or give --row-length 1)");
+        }
+        row_length = a.shape.back();
+        out_shape.pop_back();
+        n = 1;
+        for (std::size_t d : out_shape) n *= d;
+      }
+      out_fortran = false;
+    }
+    std::vector<const void*> src(4, nullptr);
+    for (std::size_t k = 0; k < arity; ++k) src[k] = in[k].data.data();
+    std::vector<NpyArray> results_arrays(results);
+    void* dst[2] = {nullptr, nullptr};
+    for (std::size_t k = 0; k < results; ++k) {
+      NpyArray& r = results_arrays[k];
+      const accelmath::ElementType t = f->output_type(static_cast<int>(k));
+      r.descr = Descr(t), r.shape = out_shape, r.fortran_order = out_fortran;
+      r.data.assign(n * ElementSize(t), 0);
+      dst[k] = r.data.data();
+    }
+    if (n) {  // 0 results: empty outputs of their shape
+      const accelmath::Status s = f->run(dst, src.data(), n, row_length);
       if (s != accelmath::Status::kOk) return Error(accelmath::status_message(s));
     }
-    for (std::size_t k = 0; k < results; ++k) {
-      if (n) std::memcpy(a.data.data(), (k == 0 ? dst1 : dst2).data(), 4 * n);
-      out.write(k, a);
-    }
+    for (std::size_t k = 0; k < results; ++k) out.write(k, results_arrays[k]);
     out.commit();
   } catch (const NpyError& e) {
     return Error(e.what());
@@ -157,12 +254,13 @@ int Run(const std::string& op, const std::vector<std::string>& ins, const std::v
 }
 
 int List() {
-  std::printf("%-15s %-11s %-6s %-7s %-6s %-6s %-5s %-48s %s\n", "function", "family", "inputs", "results", "driver",
+  std::printf("%-15s %-11s %-13s %-22s %-12s %-4s %-5s %-48s %s\n", "function", "family", "shape", "signature", "driver",
               "eval", "bound", "domain", "oracle");
   for (const auto& f : accelmath::functions()) {
     const auto* o = accelmath::oracle::find_oracle(f.name);
-    std::printf("%-15s %-11s %-6d %-7d %-6s %-6s %-5g %-48s %s\n", f.name, f.family, f.inputs(), f.outputs(), f.driver,
-                f.eval == accelmath::Eval::kF64 ? "f64" : "f32", f.bound_ulp, f.domain, o ? o->source : "(none)");
+    std::printf("%-15s %-11s %-13s %-22s %-12s %-4s %-5g %-48s %s\n", f.name, f.family, ShapeName(f.shape),
+                Signature(f).c_str(), f.driver, f.eval == accelmath::Eval::kF64 ? "f64" : "f32", f.bound_ulp, f.domain,
+                o ? o->source : "(none)");
   }
   return 0;
 }
@@ -246,9 +344,11 @@ int UpdateDoc(const std::string& path, const std::map<std::string, std::string>&
   return 0;
 }
 
-// `sweep F` or `sweep --all`: every float32 input, or --sample N random ones plus edge cases; a
-// function of two inputs: its structured sample (sweep::PairSample) of size N, by default 2^32.
-// Exit 1 when a function exceeds its bound (or --max-ulp, if given).
+// `sweep F` or `sweep --all`: every float32 input (functions of one float input), or --sample N
+// random ones plus edge cases; a function of several inputs or of rows: its structured sample
+// (sweep::PairSample, TripleSample, QuadSample, ScaleSample, RowSample) at its default size, or at
+// size N. Exit 1 when a function exceeds its bound (or --max-ulp, if given), or, of bound 0, is not
+// bit for bit right.
 int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample, std::uint64_t seed, bool quiet,
           double max_ulp, const std::string& doc) {
   std::vector<const accelmath::FunctionInfo*> fs;
@@ -261,11 +361,11 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
   } else {
     return kBadInput;
   }
-  if (!doc.empty() && sample != 0) return Error("--update-doc records exhaustive sweeps only (drop --sample)");
-  for (const auto* f : fs) {  // one-input samples are held in memory; a two-input one is generated
-    if (f->inputs() == 1 && sample > kMaxSweepSample) {
+  if (!doc.empty() && sample != 0) return Error("--update-doc records full sweeps only (drop --sample)");
+  for (const auto* f : fs) {  // one-input samples are held in memory; the structured ones are generated
+    if (accelmath::sweep::exhaustive_possible(*f) && sample > kMaxSweepSample) {
       return Error("--sample " + std::to_string(sample) + ": at most " + std::to_string(kMaxSweepSample) + " for " +
-                   f->name + " (larger ones only for functions of two inputs)");
+                   f->name + " (larger ones only for functions of several inputs or of rows)");
     }
   }
   std::map<std::string, std::string> rows;
@@ -277,31 +377,24 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
     // The progress line (stderr): the function, and with --all its place among them.
     const std::string label = "sweep " + std::string(f->name) +
                               (fs.size() > 1 ? " [" + std::to_string(k + 1) + "/" + std::to_string(fs.size()) + "]" : "");
-    accelmath::sweep::Result r;
-    std::string set, table_set;
-    if (f->inputs() == 2) {  // 2^64 pairs: the structured sample, at least 2^32 of them unless --sample
-      const accelmath::sweep::PairSample pairs(sample ? sample : accelmath::sweep::kDefaultPairSample, seed, f);
-      set = pairs.describe();
-      table_set = "structured sample of " + std::to_string(pairs.grid()) + ", seed " + std::to_string(seed) +
-                  " (docs/engine.md)";
-      accelmath::cli::Progress progress(label, pairs.size(), "pairs", !quiet);
-      r = accelmath::sweep::run_pairs(*f, *o, pairs, threads, &progress);
-    } else if (sample == 0) {
-      set = "every float32 input";
-      accelmath::cli::Progress progress(label, std::uint64_t{1} << 32, "inputs", !quiet);
-      r = accelmath::sweep::run_all(*f, *o, threads, &progress);
-    } else {
-      const auto in = accelmath::sweep::sample(sample, seed, f);
-      set = std::to_string(sample) + " random inputs (seed " + std::to_string(seed) + ") + " +
-            std::to_string(in.size() - sample) + " edge cases";
-      accelmath::cli::Progress progress(label, in.size(), "inputs", !quiet);
-      r = accelmath::sweep::run_inputs(*f, *o, in, threads, &progress);
-    }
+    const auto cases = accelmath::sweep::sample_for(*f, sample, seed);
+    const std::string set = cases->describe();
+    accelmath::cli::Progress progress(label, cases->size(), cases->unit(), !quiet);
+    const accelmath::sweep::Result r = accelmath::sweep::run(*f, *o, *cases, threads, &progress);
+    progress.finish();
     accelmath::sweep::print(r, *f, set, stdout);
-    rows[f->name] = accelmath::sweep::markdown_row(r, *f, table_set);
-    const double limit = max_ulp >= 0 ? max_ulp : f->bound_ulp;
-    if (r.pair_mismatches) {
+    rows[f->name] = accelmath::sweep::markdown_row(r, *f, cases->table_note());
+    // Bound 0 (exact functions): bit for bit right, so within half an ulp.
+    const double limit = max_ulp >= 0 ? max_ulp : f->bound_ulp == 0 ? 0.5 : f->bound_ulp;
+    if (r.status != 0) {
+      std::printf("FAIL: %s: the array function returned an error\n", f->name);
+      rc = 1;
+    } else if (r.pair_mismatches) {
       std::printf("FAIL: %s differs from %s, %s\n", f->name, o->part1, o->part2);
+      rc = 1;
+    } else if (r.mismatches) {
+      std::printf("FAIL: %s: %llu results are not bit for bit the exact ones\n", f->name,
+                  static_cast<unsigned long long>(r.mismatches));
       rc = 1;
     } else if (!(r.max_ulp <= limit)) {
       std::printf("FAIL: %s max ulp %.6f exceeds %g\n", f->name, r.max_ulp, limit);
@@ -311,8 +404,9 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
   if (!doc.empty()) {
     const std::string footer = "Each row: `accelmath sweep <function> --threads " + std::to_string(threads) +
                                " --update-doc " + doc + "` (every float32 input through the array API; a function " +
-                               "of two inputs: its structured sample of pairs, docs/engine.md; time on " +
-                               std::to_string(threads) + " threads), dispatched to Highway target " +
+                               "of several inputs or of rows: its structured sample, docs/engine.md; bound 0: bit for " +
+                               "bit the exact result; time on " + std::to_string(threads) +
+                               " threads), dispatched to Highway target " +
                                hwy::TargetName(hwy::SupportedAndGeneratedTargets().front()) + ".";
     if (const int e = UpdateDoc(doc, rows, footer)) return e;
   }
@@ -320,8 +414,8 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
 }
 
 // `oracle-check F` or `--all`: how far the double tier of each oracle is from its exact tier, in
-// float32 ulp, on a sample of inputs where the function is finite (pairs for a two-input function:
-// its structured sample at the size --samples).
+// float32 ulp, on a sample of cases where the function is finite: --samples random inputs plus edge
+// cases, or a function of several inputs or of rows: its structured sample at size --samples.
 int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint64_t seed, double limit, bool quiet) {
   int rc = 0;
   std::vector<const accelmath::FunctionInfo*> fs;
@@ -332,47 +426,59 @@ int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint6
     const auto& f = *fs[k];
     const auto* o = accelmath::oracle::find_oracle(f.name);
     if (!o) return Error(std::string("no oracle row for ") + f.name);
-    if (!o->has_tiers()) {  // a UnaryPair row: its parts' oracles are checked on their own rows
-      std::printf("%-15s %s: no tiers of its own\n", f.name, o->source);
+    if (!o->has_tiers()) {  // a UnaryPair row (its parts are checked on their own rows), or a reference
+      std::printf("%-15s %s: no tiers of its own%s\n", f.name, o->source,
+                  o->has_reference() ? " (an exact reference: tests/test_oracle.cc checks it against MPFR)" : "");
       continue;
     }
-    std::vector<float> in, in2;
-    if (f.inputs() == 2) {
-      accelmath::sweep::PairSample(samples, seed, &f).materialise(in, in2);
-    } else {
-      in = accelmath::sweep::sample(samples, seed, &f);
-      in2.assign(in.size(), 0.0f);
-    }
+    const auto cases = accelmath::sweep::sample_for(f, samples, seed);
     double worst = 0;
-    float worst_x = 0, worst_x2 = 0;
+    accelmath::sweep::Case worst_case;
     std::size_t n = 0;
     mpfr_t r;
     mpfr_init2(r, 128);
     accelmath::cli::Progress progress(
         "oracle-check " + std::string(f.name) +
             (fs.size() > 1 ? " [" + std::to_string(k + 1) + "/" + std::to_string(fs.size()) + "]" : ""),
-        in.size(), f.inputs() == 2 ? "pairs" : "inputs", !quiet);
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      progress.add(1);
-      const double fast = o->fast_at(in[i], in2[i]);
-      if (!(std::fabs(fast) < 0x1p128) || fast == 0) continue;  // beyond float32 the result is inf either way
-      o->exact_at(r, in[i], in2[i]);
-      const double exact = mpfr_get_d(r, MPFR_RNDN);
-      const double e = std::fabs(fast - exact) / accelmath::oracle::ulp_f32(exact);
-      if (e > worst) worst = e, worst_x = in[i], worst_x2 = in2[i];
-      ++n;
+        cases->size(), cases->unit(), !quiet);
+    accelmath::sweep::Chunk ch;
+    std::vector<float> row;
+    for (std::uint64_t c = 0; c < cases->chunks(); ++c) {
+      cases->fill(c, ch);
+      for (std::size_t i = 0; i < ch.count; ++i) {
+        accelmath::oracle::Args a;
+        accelmath::sweep::Case at;
+        at.index = ch.first + i;
+        if (f.shape == accelmath::Shape::kRows) {
+          row.resize(ch.row_length);
+          std::memcpy(row.data(), ch.in[0].data() + i * ch.row_length, 4 * ch.row_length);
+          a.row = row.data(), a.n = ch.row_length;
+          at.row_length = static_cast<std::uint32_t>(ch.row_length);
+          for (std::size_t j = 0; j < 4 && j < ch.row_length; ++j) at.in[j] = ch.in[0][i * ch.row_length + j];
+        } else {
+          for (int j = 0; j < f.inputs(); ++j) {
+            const std::uint32_t w = ch.in[j][i];
+            float x;
+            std::memcpy(&x, &w, 4);
+            a.x[j] = f.input_type(j) == accelmath::ElementType::kF32 ? double(x) : double(static_cast<std::int32_t>(w));
+            at.in[j] = w;
+          }
+        }
+        const double fast = o->fast_at(a);
+        if (!(std::fabs(fast) < 0x1p128) || fast == 0) continue;  // beyond float32 the result is inf either way
+        o->exact_at(r, a);
+        const double exact = mpfr_get_d(r, MPFR_RNDN);
+        const double e = std::fabs(fast - exact) / accelmath::oracle::ulp_f32(exact);
+        if (e > worst) worst = e, worst_case = at;
+        ++n;
+      }
+      progress.add(ch.count);
     }
     mpfr_clear(r);
     progress.finish();
-    char at[96];
-    if (f.inputs() == 2) {
-      std::snprintf(at, sizeof at, "(x1, x2) = (%.9g, %.9g)", worst_x, worst_x2);
-    } else {
-      std::snprintf(at, sizeof at, "x = %.9g", worst_x);
-    }
-    std::printf("%-15s %s: %zu finite %s (%zu %s, seed %llu, + edge cases): max |fast - exact| = %.3e "
-                "float32 ulp at %s\n", f.name, o->source, n, f.inputs() == 2 ? "pairs" : "inputs", samples,
-                f.inputs() == 2 ? "structured" : "random", static_cast<unsigned long long>(seed), worst, at);
+    std::printf("%-15s %s: %zu finite of %llu %s (%s): max |fast - exact| = %.3e float32 ulp at %s\n", f.name,
+                o->source, n, static_cast<unsigned long long>(cases->size()), cases->unit(), cases->describe().c_str(),
+                worst, accelmath::sweep::describe_case(f, worst_case).c_str());
     if (!(worst <= limit)) {
       std::printf("FAIL: %s exceeds %g ulp\n", f.name, limit);
       rc = 1;
@@ -389,10 +495,16 @@ int main(int argc, char** argv) {
 
   std::string op;
   std::vector<std::string> ins, outs;
-  auto* run = app.add_subcommand("run", "apply a function to float32 .npy files (any shape, the same for every input; the output keeps it)");
+  auto* run = app.add_subcommand("run", "apply a function to .npy files (any shape, the same for every input; the outputs keep it, "
+                                        "less the row of a function of rows)");
   run->add_option("--op", op, "function (`accelmath list`)")->required();
-  run->add_option("--in", ins, "input .npy (float32), once per argument, in argument order")->required();
-  run->add_option("--out", outs, "output .npy, once per result")->required();
+  run->add_option("--in", ins, "input .npy (float32; int32 for ldexp's n), once per argument, in argument order")->required();
+  run->add_option("--out", outs, "output .npy, once per result (float32, int32 or uint8 0/1: `accelmath list` gives each "
+                                 "function's signature)")->required();
+  std::size_t row_length = 0;
+  run->add_option("--row-length", row_length, "functions of rows (norm, rnorm): N consecutive elements a row (default: "
+                                              "the input's last axis; an array of shape (R, 0) is R empty rows), 1 to 2^40")
+      ->check(Count(std::uint64_t{1} << 40, 1));
   auto* list = app.add_subcommand("list", "every function with its error bound, domain and oracle");
 
   std::string golden, actual, standard = "dual";
@@ -426,8 +538,9 @@ int main(int argc, char** argv) {
   sweep->add_option("--update-doc", doc, "write the result table between the sweep-table markers of this markdown file");
   sweep->add_option("--threads", threads, "worker threads")->check(CLI::Range(1u, 1024u));
   sweep->add_option("--sample", sample, "run N random inputs plus the edge cases instead of every input (N at most " +
-                                            std::to_string(kMaxSweepSample) + "; 0: every input); a function of two "
-                                            "inputs: its structured sample at size N (at most 2^40) instead of 2^32")
+                                            std::to_string(kMaxSweepSample) + "; 0: every input); a function of several "
+                                            "inputs or of rows: its structured sample at size N (at most 2^40) instead "
+                                            "of its default (2^32; rows: 2^28)")
       ->check(Count(kMaxPairSample));
   sweep->add_option("--seed", seed, "random seed for --sample");
   sweep->add_flag("--quiet", quiet, "no progress line");
@@ -439,7 +552,8 @@ int main(int argc, char** argv) {
   auto* oc = app.add_subcommand("oracle-check", "validate each oracle's double tier against its exact tier (MPFR/Arb)");
   oc->add_option("function", sweep_op, "function (`accelmath list`)");
   oc->add_flag("--all", sweep_all, "every function of the registry");
-  oc->add_option("--samples", oc_samples, "random inputs (edge cases are added), at most " + std::to_string(kMaxSweepSample))
+  oc->add_option("--samples", oc_samples, "random inputs (edge cases are added), or the size of the structured sample, "
+                                          "at most " + std::to_string(kMaxSweepSample))
       ->check(Count(kMaxSweepSample));
   oc->add_option("--seed", seed, "random seed");
   oc->add_option("--max-ulp", oc_limit, "exit 1 if the oracle is further than this (float32 ulp, finite >= 0) from MPFR")
@@ -529,7 +643,7 @@ int main(int argc, char** argv) {
   int rc = kBadInput;
   try {
     rc = [&]() -> int {
-      if (*run) return Run(op, ins, outs);
+      if (*run) return Run(op, ins, outs, row_length);
       if (*list) return List();
       if (*verify) return Verify(golden, actual, standard, vo, show);
       if (*sweep) return Sweep(sweep_op, sweep_all, threads, sample, seed, quiet, max_ulp, doc);

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""End-to-end tests of the accelmath CLI's file handling (run, verify). Usage: test_cli.py ACCELMATH."""
+"""End-to-end tests of the accelmath CLI's file handling (run for every registry shape, list, verify). Usage:
+test_cli.py ACCELMATH."""
 import os
 import subprocess
 import sys
 import tempfile
+from fractions import Fraction
 
 import numpy as np
 
@@ -23,6 +25,41 @@ def max_ulp(y32, p):
     fin = np.isfinite(exact)
     spacing = np.spacing(np.abs(exact[fin]).astype(np.float32)).astype(np.float64)
     return float(np.max(np.abs(y32[fin].astype(np.float64) - exact[fin]) / spacing)) if fin.any() else 0.0
+
+
+def round_to_f32(q):
+    """The float32 nearest to the rational q (ties to even, subnormals rounded once, overflow to inf)."""
+    if q == 0:
+        return 0.0
+    sign = -1.0 if q < 0 else 1.0
+    q = abs(q)
+    e = q.numerator.bit_length() - q.denominator.bit_length()  # 2^e <= q < 2^(e + 2)
+    while Fraction(2) ** e > q:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= q:
+        e += 1
+    lsb = max(e, -126) - 23  # the spacing of float32 at q
+    scaled = q / Fraction(2) ** lsb
+    m = scaled.numerator // scaled.denominator
+    rest = scaled - m
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and m % 2 == 1):
+        m += 1
+    v = m * 2.0 ** lsb
+    return sign * (np.inf if v >= 2.0 ** 128 else v)
+
+
+def fma_exact(a, b, c):
+    """x * y + z rounded once to float32, element by element (exact rationals; NaN/inf by IEEE rules)."""
+    out = np.empty(a.shape, np.float32)
+    for i, (p, q, r) in enumerate(zip(a.tolist(), b.tolist(), c.tolist())):
+        if not all(np.isfinite([p, q, r])):
+            out[i] = np.float32(np.float64(p) * np.float64(q) + np.float64(r))  # inf/NaN rules, no rounding issue
+        elif p * q == 0 and r == 0:
+            out[i] = np.float32(np.float64(p) * np.float64(q) + np.float64(r))  # the sign of an exact zero
+        else:
+            exact = Fraction(p) * Fraction(q) + Fraction(r)
+            out[i] = np.float32(round_to_f32(exact)) if exact != 0 else np.float32(0.0)
+    return out
 
 
 with tempfile.TemporaryDirectory() as d:
@@ -91,47 +128,128 @@ with tempfile.TemporaryDirectory() as d:
     # exactly first, x - round(x), as NumPy's sin(pi x) would not be.)
     rc, so, _ = run("list")
     rows = [l.split() for l in so.splitlines()[1:]]
-    inputs = {r[0]: int(r[2]) for r in rows}
-    results = {r[0]: int(r[3]) for r in rows}
+    # The signature column: "(f32,i32)->f32", "(f32)->(f32,i32)", "(f32[n])->f32" (rows).
+    sigs = {r[0]: r[3] for r in rows}
+    check(rc == 0 and all("->" in v for v in sigs.values()), f"list gives each function's signature: {rows[:2]}")
+
+    def parse(sig):
+        ins, outs = sig.split("->")
+        ins = ins.strip("()").split(",")
+        outs = outs.strip("()").split(",")
+        return [t.replace("[n]", "") for t in ins], outs, "[n]" in sig
+    in_types = {k: parse(v)[0] for k, v in sigs.items()}
+    out_types = {k: parse(v)[1] for k, v in sigs.items()}
+    is_rows = {k: parse(v)[2] for k, v in sigs.items()}
+    shapes = {r[0]: r[2] for r in rows}
+    inputs = {k: len(v) for k, v in in_types.items()}
+    results = {k: len(v) for k, v in out_types.items()}
     names = list(results)
-    check(rc == 0 and {"exp", "log1p", "ndtri", "sin", "sincos", "fresnel"} <= set(names), f"list names the functions: {names}")
-    check(set(inputs.values()) <= {1, 2} and set(results.values()) <= {1, 2}, f"list gives inputs and results: {rows[:2]}")
+    check(rc == 0 and {"exp", "log1p", "ndtri", "sin", "sincos", "fresnel", "pow", "fma", "norm", "ldexp"} <= set(names),
+          f"list names the functions: {names}")
+    check(sigs.get("ldexp") == "(f32,i32)->f32" and sigs.get("frexp") == "(f32)->(f32,i32)" and
+          sigs.get("isnan") == "(f32)->u8" and sigs.get("norm") == "(f32[n])->f32" and shapes.get("norm4d") == "Quaternary",
+          f"list: ldexp {sigs.get('ldexp')}, frexp {sigs.get('frexp')}, isnan {sigs.get('isnan')}, norm {sigs.get('norm')}")
     x = np.concatenate([rng.uniform(-20, 20, 500), rng.uniform(0, 5, 500), [0.0, -0.0, np.inf, -np.inf, np.nan]])
     x = x.astype(np.float32)
     np.save(P("x.npy"), x)
     # The second input of the two-input functions: other magnitudes and signs, and the specials against
-    # each other (the last five of x against these five).
+    # each other (the last five of x against these five). A third and fourth likewise.
     x2 = np.concatenate([rng.uniform(-30, 30, 500), rng.uniform(-1e-3, 1e-3, 500), [-0.0, 0.0, np.inf, np.nan, -np.inf]])
     x2 = x2.astype(np.float32)
     np.save(P("x2.npy"), x2)
+    x3 = np.concatenate([rng.uniform(-1e4, 1e4, 500), rng.uniform(-3, 3, 500), [np.nan, -0.0, 1.0, 0.0, np.inf]])
+    x3 = x3.astype(np.float32)
+    np.save(P("x3.npy"), x3)
+    x4 = np.concatenate([rng.uniform(-2, 2, 1000), [np.inf, np.nan, -0.0, 2.0, 0.0]]).astype(np.float32)
+    np.save(P("x4.npy"), x4)
+    # ldexp's n: small and large exponents, and the int32 extremes against the specials.
+    nn = np.concatenate([rng.integers(-160, 160, 900), rng.integers(-2**31, 2**31, 100),
+                         [2**31 - 1, -2**31, 5, -2**31, 2**31 - 1]]).astype(np.int32)
+    np.save(P("n.npy"), nn)
+    float_args = [P("x.npy"), P("x2.npy"), P("x3.npy"), P("x4.npy")]
+    # A function of rows: x as 201 rows of 5 (the last axis is the row).
+    np.save(P("rows.npy"), x.reshape(-1, 5))
 
     def pi_reduced(fn):
         return lambda v: fn(np.pi * (v - np.round(v))) * np.where(np.round(v) % 2 == 0, 1.0, -1.0)
+
+    def norms(*vs):
+        s = sum(v * v for v in vs)
+        return np.where(np.any([np.isinf(v) for v in vs], axis=0), np.inf, np.sqrt(s))
 
     numpy_ref = {"exp": np.exp, "exp2": np.exp2, "exp10": lambda v: np.power(10.0, v), "expm1": np.expm1,
                  "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "sin": np.sin, "cos": np.cos,
                  "tan": np.tan, "sinpi": pi_reduced(np.sin), "cospi": pi_reduced(np.cos),
                  "tanpi": lambda v: np.tan(np.pi * (v - np.round(v))),
                  "fresnel_c": lambda v: special.fresnel(v)[1], "fresnel_s": lambda v: special.fresnel(v)[0],
-                 "atan2": np.arctan2}
+                 "atan2": np.arctan2, "pow": np.power, "sqrt": np.sqrt, "rsqrt": lambda v: 1 / np.sqrt(v),
+                 "cbrt": np.cbrt, "rcbrt": lambda v: 1 / np.cbrt(v), "hypot": np.hypot,
+                 "rhypot": lambda a, b: 1 / np.hypot(a, b), "norm3d": norms, "rnorm3d": lambda *v: 1 / norms(*v),
+                 "norm4d": norms, "rnorm4d": lambda *v: 1 / norms(*v),
+                 "norm": lambda a: norms(*a.T), "rnorm": lambda a: 1 / norms(*a.T)}
+
+    def round_half_away(v):
+        w = v.astype(np.float64)
+        return np.trunc(w + np.copysign(0.5, w)).astype(np.float32)  # exact in binary64 for float32 v
+
+    def exponent(v):  # ilogb of finite nonzero v, from NumPy's frexp
+        return np.frexp(v)[1].astype(np.int64) - 1
+
+    with np.errstate(all="ignore"):
+        ilogb_want = np.where(np.isnan(x) | (x == 0), -2**31, np.where(np.isinf(x), 2**31 - 1, exponent(x)))
+        logb_want = np.where(x == 0, -np.inf, np.where(np.isinf(x), np.inf, exponent(x))).astype(np.float32)
+        logb_want[np.isnan(x)] = np.nan
+    # Exact functions: the bits NumPy gives (fmin/fmax: NumPy's fmin/fmax, but -0 < +0 as C23 says).
+    zero_pair = (x == 0) & (x2 == 0)
+    exact_ref = {"fabs": lambda: np.fabs(x), "trunc": lambda: np.trunc(x), "floor": lambda: np.floor(x),
+                 "ceil": lambda: np.ceil(x), "rint": lambda: np.rint(x), "round": lambda: round_half_away(x),
+                 "fmin": lambda: np.where(zero_pair, np.where(np.signbit(x), x, x2), np.fmin(x, x2)),
+                 "fmax": lambda: np.where(zero_pair, np.where(np.signbit(x), x2, x), np.fmax(x, x2)),
+                 "copysign": lambda: np.copysign(x, x2), "isnan": lambda: np.isnan(x).astype(np.uint8),
+                 "isinf": lambda: np.isinf(x).astype(np.uint8), "isfinite": lambda: np.isfinite(x).astype(np.uint8),
+                 "ilogb": lambda: ilogb_want.astype(np.int32), "logb": lambda: logb_want,
+                 "frexp": lambda: np.frexp(x), "ldexp": lambda: np.ldexp(x, nn), "fma": lambda: fma_exact(x, x2, x3)}
+
+    def same_bits(a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        if a.dtype == np.float32:
+            nan = np.isnan(a) & np.isnan(b)  # any NaN for a NaN
+            return bool(np.all(nan | (a.view(np.uint32) == b.view(np.uint32))))
+        return bool(np.array_equal(a, b))
+
     outputs = {}
     with np.errstate(all="ignore"):
         for name in names:
             outs = [P(f"y_{name}_{k}.npy") for k in range(results[name])]
-            ins = [P("x.npy"), P("x2.npy")][:inputs[name]]
+            if is_rows[name]:
+                ins = [P("rows.npy")]
+            else:
+                ins = [P("n.npy") if t == "i32" else float_args[k] for k, t in enumerate(in_types[name])]
             rc, _, err = run("run", "--op", name, *sum((["--in", i] for i in ins), []), *sum((["--out", o] for o in outs), []))
             ys = [np.load(o) for o in outs] if rc == 0 else None
-            check(rc == 0 and all(y.shape == x.shape and y.dtype == np.float32 for y in ys), f"run --op {name}: exit {rc} {err}")
-            if ys is not None:
-                outputs[name] = ys
-            if name in numpy_ref and ys is not None:
+            want_shape = (x.size // 5,) if is_rows[name] else x.shape
+            dtypes = {"f32": np.float32, "i32": np.int32, "u8": np.uint8}
+            check(rc == 0 and all(y.shape == want_shape and y.dtype == dtypes[t] for y, t in zip(ys, out_types[name])),
+                  f"run --op {name}: exit {rc} {err.strip()}, results of shape {want_shape} and types {out_types[name]}")
+            if ys is None:
+                continue
+            outputs[name] = ys
+            if name in numpy_ref:
                 y = ys[0]
-                ref = numpy_ref[name](*[a.astype(np.float64) for a in (x, x2)[:inputs[name]]])
+                args = [np.load(i).astype(np.float64) for i in ins]
+                ref = numpy_ref[name](*args)
                 fin = np.isfinite(ref) & (np.abs(ref) < 3e38) & (np.abs(ref) > 1e-37)
                 spacing = np.spacing(np.abs(ref[fin]).astype(np.float32)).astype(np.float64)
                 err_ulp = float(np.max(np.abs(y[fin] - ref[fin]) / spacing))
                 same_class = np.array_equal(np.isnan(y), np.isnan(ref)) and np.array_equal(y[np.isinf(ref)], ref[np.isinf(ref)])
                 check(err_ulp <= 1.0 and same_class, f"run --op {name} within 1 ulp of NumPy/SciPy ({err_ulp:.3f}), specials agree")
+            elif name in exact_ref:
+                want = exact_ref[name]()
+                want = want if isinstance(want, tuple) else (want,)
+                check(all(same_bits(y, w.astype(y.dtype)) for y, w in zip(ys, want)),
+                      f"run --op {name} bit for bit as NumPy (exact function)")
     # The two-result functions write the bits of their one-result parts.
     for pair, parts in {"sincos": ("sin", "cos"), "sincospi": ("sinpi", "cospi"), "fresnel": ("fresnel_c", "fresnel_s")}.items():
         if pair in outputs:
@@ -145,8 +263,75 @@ with tempfile.TemporaryDirectory() as d:
     rc, _, err = run("run", "--op", "sincos", "--in", good, "--out", P("s1.npy"), "--out", P("s1.npy"))
     check(rc == 2 and "must differ" in err and not os.path.exists(P("s1.npy")), "run sincos with the same --out twice is rejected")
 
-    # Two inputs (every two-input row): same shape required, one --in per input; memory order kept.
-    for name in [n for n in names if inputs[n] == 2]:
+    # Several inputs (every row of 2, 3 or 4 inputs): one --in per input, and every input of one shape.
+    for name in [n for n in names if inputs[n] >= 2]:
+        k = inputs[name]
+        ins = [P("n.npy") if t == "i32" else float_args[j] for j, t in enumerate(in_types[name])]
+        rc, _, err = run("run", "--op", name, *sum((["--in", i] for i in ins[:-1]), []), "--out", P("b.npy"))
+        check(rc == 2 and f"takes {k} --in" in err and not os.path.exists(P("b.npy")), f"run {name} with {k - 1} --in is rejected")
+        short = [P("short_" + t + ".npy") for t in in_types[name]]
+        for path, t in zip(short, in_types[name]):
+            np.save(path, np.zeros(99, np.int32 if t == "i32" else np.float32))
+        rc, _, err = run("run", "--op", name, *sum((["--in", i] for i in ins[:-1] + short[-1:]), []), "--out", P("b.npy"))
+        lines = err.strip().splitlines()
+        check(rc == 2 and len(lines) == 1 and "(1005,)" in lines[0] and "(99,)" in lines[0] and not os.path.exists(P("b.npy")),
+              f"run {name} with its last input shorter: exit {rc}, one line naming both shapes: {lines}")
+    # The element type of each input: ldexp's n is int32, its x float32; a float64 is refused.
+    rc, _, err = run("run", "--op", "ldexp", "--in", P("x.npy"), "--in", P("x2.npy"), "--out", P("b.npy"))
+    check(rc == 2 and "int32" in err and "x2.npy" in err and len(err.strip().splitlines()) == 1 and not os.path.exists(P("b.npy")),
+          f"run ldexp with a float32 n is refused, naming the file and int32: {err.strip()}")
+    np.save(P("n64.npy"), nn.astype(np.int64))
+    rc, _, err = run("run", "--op", "ldexp", "--in", P("x.npy"), "--in", P("n64.npy"), "--out", P("b.npy"))
+    check(rc == 2 and "'<i8'" in err and "int32" in err, f"run ldexp with an int64 n is refused: {err.strip()}")
+    rc, _, err = run("run", "--op", "ldexp", "--in", P("n.npy"), "--in", P("n.npy"), "--out", P("b.npy"))
+    check(rc == 2 and "float32" in err and "n.npy" in err, f"run ldexp with an int32 x is refused: {err.strip()}")
+    # Rows: the last axis, or --row-length N over the elements in C order; clear errors otherwise.
+    a = rng.uniform(-3, 3, size=(4, 6)).astype(np.float32)
+    np.save(P("a.npy"), a)
+    rc, _, err = run("run", "--op", "norm", "--in", P("a.npy"), "--out", P("r.npy"))
+    r = np.load(P("r.npy")) if rc == 0 else None
+    check(rc == 0 and r.shape == (4,) and np.allclose(r, np.sqrt((a.astype(np.float64) ** 2).sum(-1)), rtol=2e-7),
+          f"run norm reduces the last axis: shape {None if r is None else r.shape}")
+    for n, shape in [(6, (4,)), (3, (8,)), (24, (1,)), (2, (12,))]:
+        rc, _, err = run("run", "--op", "norm", "--in", P("a.npy"), "--row-length", n, "--out", P("r.npy"))
+        r = np.load(P("r.npy")) if rc == 0 else None
+        want = np.sqrt((a.astype(np.float64).reshape(-1, n) ** 2).sum(-1))
+        check(rc == 0 and r.shape == shape and np.allclose(r, want, rtol=2e-7),
+              f"run norm --row-length {n}: rows of {n} consecutive elements, shape {shape}")
+    for args, words, what in [
+            (["--row-length", "5"], ["24 elements", "rows of 5"], "a length that is not a multiple of --row-length"),
+            (["--row-length", "0"], ["--row-length", "'0'"], "--row-length 0"),
+            (["--row-length", "-2"], ["--row-length", "'-2'"], "--row-length -2")]:
+        rc, _, err = run("run", "--op", "norm", "--in", P("a.npy"), *args, "--out", P("rr.npy"))
+        lines = err.strip().splitlines()
+        check(rc == 2 and len(lines) == 1 and all(w in lines[0] for w in words) and not os.path.exists(P("rr.npy")),
+              f"run norm refuses {what}: exit {rc}, {lines}")
+    rc, _, err = run("run", "--op", "exp", "--in", P("x.npy"), "--row-length", "5", "--out", P("rr.npy"))
+    check(rc == 2 and "--row-length" in err and "element-wise" in err, f"run exp --row-length is refused: {err.strip()}")
+    np.save(P("af.npy"), np.asfortranarray(a))
+    rc, _, err = run("run", "--op", "norm", "--in", P("af.npy"), "--out", P("rr.npy"))
+    check(rc == 2 and "Fortran" in err and not os.path.exists(P("rr.npy")), f"run norm refuses Fortran order: {err.strip()}")
+    np.save(P("a0.npy"), np.float32(2.0))
+    rc, _, err = run("run", "--op", "norm", "--in", P("a0.npy"), "--out", P("rr.npy"))
+    check(rc == 2 and "0-d" in err, f"run norm refuses a 0-d array without --row-length: {err.strip()}")
+    np.save(P("e0.npy"), np.zeros((3, 0), np.float32))
+    rc, _, err = run("run", "--op", "rnorm", "--in", P("e0.npy"), "--out", P("r.npy"))
+    r = np.load(P("r.npy")) if rc == 0 else None
+    check(rc == 0 and r.shape == (3,) and np.all(r == np.inf), f"run rnorm of 3 empty rows: +inf each ({r})")
+    np.save(P("e1.npy"), np.zeros((0, 4), np.float32))
+    rc, _, err = run("run", "--op", "norm", "--in", P("e1.npy"), "--out", P("r.npy"))
+    check(rc == 0 and np.load(P("r.npy")).shape == (0,), "run norm of no rows: an empty result")
+    # Two results of two types: frexp's exponent is int32; the outputs follow the input's memory order.
+    xf = np.asfortranarray(rng.uniform(-100, 100, size=(3, 4)).astype(np.float32))
+    np.save(P("xf2.npy"), xf)
+    rc, _, err = run("run", "--op", "frexp", "--in", P("xf2.npy"), "--out", P("m.npy"), "--out", P("e.npy"))
+    m, e = (np.load(P("m.npy")), np.load(P("e.npy"))) if rc == 0 else (None, None)
+    check(rc == 0 and m.flags.f_contiguous and e.flags.f_contiguous and e.dtype == np.int32 and
+          np.array_equal(m, np.frexp(xf)[0]) and np.array_equal(e, np.frexp(xf)[1]),
+          "run frexp keeps Fortran order in both outputs, m float32 and e int32 as NumPy's frexp")
+
+    # Two float inputs: same shape required, one --in per input; memory order kept.
+    for name in [n for n in names if in_types[n] == ["f32", "f32"]]:
         rc, _, err = run("run", "--op", name, "--in", good, "--out", P("b.npy"))
         check(rc == 2 and "takes 2 --in" in err and not os.path.exists(P("b.npy")), f"run {name} with one --in is rejected")
         np.save(P("short.npy"), np.zeros(99, np.float32))

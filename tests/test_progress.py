@@ -58,8 +58,9 @@ def pipe_tests():
     rc, out, err = run("sweep", "--all", "--sample", 1000, "--threads", 2)
     lines = err.splitlines()
     check(rc == 0, "sweep --all: exit 0")
-    # (a function of two inputs counts pairs)
-    check(len(lines) > 1 and all(re.fullmatch(FINAL.format(label=r"sweep \S+ \[\d+/\d+\]", unit="(?:inputs|pairs)"), l)
+    # (a function of several inputs counts pairs, triples, quadruples; of rows, rows)
+    units = "(?:inputs|pairs|triples|quadruples|rows)"
+    check(len(lines) > 1 and all(re.fullmatch(FINAL.format(label=r"sweep \S+ \[\d+/\d+\]", unit=units), l)
                                  for l in lines), f"sweep --all: one final line per function ({lines[:2]!r})")
     check(bool(lines) and re.search(rf"\[{len(lines)}/{len(lines)}\]", lines[-1]) is not None,
           "sweep --all: the last line is function n of n")

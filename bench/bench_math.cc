@@ -1,16 +1,23 @@
 // Throughput of every float32 function in the registry (accelmath/ops.def), single thread, side by
 // side with the anchors that have it, in one run:
-//   accelmath  the array API (accelmath::f), dispatched by Highway
-//   mkl_ha     Intel MKL VM, vms<mkl>(n, a, r, VML_HA); libmkl_rt.so.3 loaded at run time only, from
-//              $ACCELMATH_MKL_LIB_DIR, else <this program's dir>/mkl, else <source>/build/mkl
-//              (bench/fetch_mkl.sh puts it there); skipped, with one line saying so, when absent
-//   sleef_u10  Sleef_<stem>f16_u10avx512f / Sleef_<stem>f8_u10avx2 (libsleef.so.3, dlsym)
+//   accelmath  the array API (accelmath::f through FunctionInfo::run), dispatched by Highway
+//   mkl_ha     Intel MKL VM, vms<mkl>(n, a, r, VML_HA) (two inputs: vms<mkl>(n, a, b, r, VML_HA));
+//              libmkl_rt.so.3 loaded at run time only, from $ACCELMATH_MKL_LIB_DIR, else <this
+//              program's dir>/mkl, else <source>/build/mkl (bench/fetch_mkl.sh puts it there);
+//              skipped, with one line saying so, when absent
+//   sleef_u10  SLEEF's most accurate vector function within 1 ulp: Sleef_<stem>f16_u10avx512f /
+//              Sleef_<stem>f8_u10avx2, else _u05 (sqrt, hypot), else the exact one without a suffix
+//              (fabs, floor, fma, fmin, copysign, ilogb, ldexp, ...) (libsleef.so.3, dlsym); the
+//              context line sleef_<case> names the symbol when it is not a _u10 one
 //   libmvec    glibc's vector functions _ZGVeN16v_<libm> / _ZGVdN8v_<libm> (libmvec.so.1, dlsym)
-//              (two-input rows: _ZGVeN16vv_<libm> / _ZGVdN8vv_<libm>)
-//   glibc      the scalar C library function <libm> in a loop (libm.so.6, dlsym)
+//              (two inputs: _ZGVeN16vv_<libm> / _ZGVdN8vv_<libm>)
+//   glibc      the scalar C library function <libm> in a loop (libm.so.6, dlsym), of the row's
+//              signature: float(float), float(float, float), fmaf, ilogbf, frexpf, ldexpf, sincosf
 //   hwy        Highway contrib/math <hwy> (CallExp, ...) in a plain loop, dispatched like ours
+//              (sqrt's column names CallSqrt: Highway's own Sqrt op, defined below)
 // The columns mkl, libm and hwy of each row name the anchors; an empty name (or `none`) means the
-// anchor lacks the function and nothing is registered for it. No line here names a function.
+// anchor lacks the function and nothing is registered for it. No line here names a function but
+// the input ranges (kRangeOverrides, kExtraRanges).
 //
 //   build/bench_math [--target=avx2|avx512] [Google Benchmark flags]
 //   python3 bench/math_ratios.py     # both targets, 9 interleaved repetitions, the tables of docs/performance.md
@@ -19,13 +26,16 @@
 // SLEEF and libmvec by the vector width called. Default: the widest this CPU has. glibc's scalar
 // functions are the same on both.
 //
-// Inputs, per function: a deterministic random pool over its useful range, derived from the row's
-// special values (see InputRange; a function of two inputs: two independent pools, each uniform in
-// (-100, 100), so that the lanes mix every quadrant); each iteration takes the next window of n
-// elements of a pool of max(n, 64K), as bench_ndtri.cc does. Before timing, every anchor is checked against a reference on
-// 4096 inputs (the C library's binary64 function where the row names one, else accelmath) and the
-// program stops if one is off by more than 64 ulp: a mis-declared signature would otherwise time
-// garbage.
+// Inputs, per function: a deterministic random pool per input over its useful range, derived from
+// the row's special values (see InputRange) unless kRangeOverrides names it; a function of several
+// inputs: independent pools (pow: x in (0, 10), y in (-10, 10); the others uniform in (-100, 100) or
+// wide log-uniform magnitudes), so that the lanes mix every quadrant; ldexp's n: integers in
+// [-40, 40]; a function of rows (norm): rows of 16 elements (norm@row1024: rows of 1024), the size n
+// counting elements. Each iteration takes the next window of n elements of a pool of max(n, 64K), as
+// bench_ndtri.cc does. Before timing, every anchor is checked against a reference on 4096 inputs (the
+// C library's binary64 function where the row names one, else accelmath) and the program stops if
+// one is off by more than 64 ulp (an int32 or 0/1 result: if it differs): a mis-declared signature
+// would otherwise time garbage.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "bench/bench_math.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -46,6 +56,11 @@ template <class D, class V>
 V none(D, V v, V) {
   return v;
 }
+// Highway has no contrib/math sqrt: its own correctly rounded Sqrt op is the anchor of sqrt's column.
+template <class D, class V>
+HWY_INLINE V CallSqrt(D, V v) {
+  return Sqrt(v);
+}
 
 #define ACCELMATH_BENCH_HWY_Unary(name, hwyfn)                                                   \
   void HwyMap_##name(const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, size_t n) {         \
@@ -58,9 +73,6 @@ V none(D, V v, V) {
       BlendedStore(hwyfn(d, MaskedLoad(m, d, src + i)), m, d, dst + i);                          \
     }                                                                                            \
   }
-// Highway's contrib/math has no two-result functions: nothing to time for UnaryPair rows.
-#define ACCELMATH_BENCH_HWY_UnaryPair(name, hwyfn) \
-  void HwyMap_##name(const float*, float*, size_t) {}
 #define ACCELMATH_BENCH_HWY_Binary(name, hwyfn)                                                                   \
   void HwyMap_##name(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b, float* HWY_RESTRICT dst, size_t n) { \
     const ScalableTag<float> d;                                                                                 \
@@ -72,6 +84,18 @@ V none(D, V v, V) {
       BlendedStore(hwyfn(d, MaskedLoad(m, d, a + i), MaskedLoad(m, d, b + i)), m, d, dst + i);                  \
     }                                                                                                           \
   }
+// Highway's contrib/math has functions of one and two float vectors only: nothing to time for the
+// other shapes (their hwy column is `none`).
+#define ACCELMATH_BENCH_HWY_NONE(name, hwyfn) \
+  void HwyMap_##name(const float*, float*, size_t) {}
+#define ACCELMATH_BENCH_HWY_UnaryPair ACCELMATH_BENCH_HWY_NONE
+#define ACCELMATH_BENCH_HWY_Ternary ACCELMATH_BENCH_HWY_NONE
+#define ACCELMATH_BENCH_HWY_Quaternary ACCELMATH_BENCH_HWY_NONE
+#define ACCELMATH_BENCH_HWY_ToInt32 ACCELMATH_BENCH_HWY_NONE
+#define ACCELMATH_BENCH_HWY_Predicate ACCELMATH_BENCH_HWY_NONE
+#define ACCELMATH_BENCH_HWY_SplitExponent ACCELMATH_BENCH_HWY_NONE
+#define ACCELMATH_BENCH_HWY_ScaleExponent ACCELMATH_BENCH_HWY_NONE
+#define ACCELMATH_BENCH_HWY_Rows ACCELMATH_BENCH_HWY_NONE
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
   ACCELMATH_BENCH_HWY_##shape(name, hwyfn)
 #include "accelmath/ops.def"
@@ -106,6 +130,7 @@ HWY_AFTER_NAMESPACE();
 #include <vector>
 
 #include "accelmath/math.h"
+#include "accelmath/registry.h"
 
 namespace accelmath_bench {
 
@@ -113,72 +138,66 @@ namespace accelmath_bench {
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP
 
+using accelmath::ElementType;
+using accelmath::FunctionInfo;
+using accelmath::Shape;
+
 // ---- the registry, as this program sees it ---------------------------------------------------
-struct Special {
-  float in, out, out2 = 0.0f;
-};
-using ArrayFn = accelmath::Status (*)(std::span<float>, std::span<const float>) noexcept;
-using PairArrayFn = accelmath::Status (*)(std::span<float>, std::span<float>, std::span<const float>) noexcept;
-using BinaryArrayFn = accelmath::Status (*)(std::span<float>, std::span<const float>, std::span<const float>) noexcept;
+// The hwy anchor's loop of a row (Unary: one input; Binary: two), dispatched like ours.
 using MapFn = void (*)(const float* src, float* dst, size_t n);
 using MapFn2 = void (*)(const float* src1, const float* src2, float* dst, size_t n);
-
-struct Row {
+struct HwyLoops {
   const char* name;
-  const char* mkl;   // MKL VM stem or ""
-  const char* libm;  // C library float function or ""
-  const char* hwy;   // Highway contrib/math function or "none"
-  std::span<const Special> specials;
-  ArrayFn array;         // Unary rows
-  PairArrayFn pair;      // UnaryPair rows: two results (sincos: sin, cos)
-  BinaryArrayFn binary;  // Binary rows: two inputs (atan2: y, x)
-  MapFn hwy_map;         // the hwy anchor of a Unary row
-  MapFn2 hwy_map2;       // of a Binary row
+  MapFn map = nullptr;
+  MapFn2 map2 = nullptr;
 };
-
-// A NaN input closes each list (never read as a pole), so that a row without specials compiles. A
-// Binary row's specials are pairs, {x1, x2, result}: its inputs are not derived from them.
-#define ACCELMATH_BENCH_SPECIALS_Unary(name, ...) \
-  constexpr Special kSpecials_##name[] = {__VA_ARGS__ __VA_OPT__(, ) Special{NAN, NAN}};
-#define ACCELMATH_BENCH_SPECIALS_UnaryPair(name, ...) ACCELMATH_BENCH_SPECIALS_Unary(name, __VA_ARGS__)
-#define ACCELMATH_BENCH_SPECIALS_Binary(name, ...) constexpr Special kSpecials_##name[] = {Special{NAN, NAN}};
+#define ACCELMATH_BENCH_LOOP_Unary(name) \
+  HwyLoops{#name, [](const float* s, float* d, size_t n) { HWY_DYNAMIC_DISPATCH(HwyMap_##name)(s, d, n); }, nullptr},
+#define ACCELMATH_BENCH_LOOP_Binary(name)                                                      \
+  HwyLoops{#name, nullptr, [](const float* a, const float* b, float* d, size_t n) {            \
+             HWY_DYNAMIC_DISPATCH(HwyMap_##name)(a, b, d, n);                                  \
+           }},
+#define ACCELMATH_BENCH_LOOP_NONE(name) HwyLoops{#name},
+#define ACCELMATH_BENCH_LOOP_UnaryPair ACCELMATH_BENCH_LOOP_NONE
+#define ACCELMATH_BENCH_LOOP_Ternary ACCELMATH_BENCH_LOOP_NONE
+#define ACCELMATH_BENCH_LOOP_Quaternary ACCELMATH_BENCH_LOOP_NONE
+#define ACCELMATH_BENCH_LOOP_ToInt32 ACCELMATH_BENCH_LOOP_NONE
+#define ACCELMATH_BENCH_LOOP_Predicate ACCELMATH_BENCH_LOOP_NONE
+#define ACCELMATH_BENCH_LOOP_SplitExponent ACCELMATH_BENCH_LOOP_NONE
+#define ACCELMATH_BENCH_LOOP_ScaleExponent ACCELMATH_BENCH_LOOP_NONE
+#define ACCELMATH_BENCH_LOOP_Rows ACCELMATH_BENCH_LOOP_NONE
+const HwyLoops kHwyLoops[] = {
 #define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
-  ACCELMATH_BENCH_SPECIALS_##shape(name, __VA_ARGS__)
-#include "accelmath/ops.def"
-#undef ACCELMATH_OP
-
-#define ACCELMATH_BENCH_ROW_Unary(name, mkl, libm, hwyfn)                                               \
-  Row{#name, mkl, libm, #hwyfn, kSpecials_##name, static_cast<ArrayFn>(&accelmath::name), nullptr, nullptr, \
-      [](const float* s, float* d, size_t n) { HWY_DYNAMIC_DISPATCH(HwyMap_##name)(s, d, n); }, nullptr},
-#define ACCELMATH_BENCH_ROW_UnaryPair(name, mkl, libm, hwyfn)                                                          \
-  Row{#name, mkl, libm, "none", kSpecials_##name, nullptr, static_cast<PairArrayFn>(&accelmath::name), nullptr, nullptr, \
-      nullptr},
-#define ACCELMATH_BENCH_ROW_Binary(name, mkl, libm, hwyfn)                                                        \
-  Row{#name, mkl, libm, #hwyfn, kSpecials_##name, nullptr, nullptr, static_cast<BinaryArrayFn>(&accelmath::name), \
-      nullptr, [](const float* a, const float* b, float* d, size_t n) { HWY_DYNAMIC_DISPATCH(HwyMap_##name)(a, b, d, n); }},
-const Row kRows[] = {
-#define ACCELMATH_OP(name, shape, driver, kernel, eval, bound, domain, mkl, libm, hwyfn, ...) \
-  ACCELMATH_BENCH_ROW_##shape(name, mkl, libm, hwyfn)
+  ACCELMATH_BENCH_LOOP_##shape(name)
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP
 };
+
+const HwyLoops& LoopsOf(const FunctionInfo& f) {
+  for (const HwyLoops& l : kHwyLoops) {
+    if (std::string_view(l.name) == f.name) return l;
+  }
+  static const HwyLoops kNone{""};
+  return kNone;
+}
 
 // ---- inputs -------------------------------------------------------------------------------------
 // kUniform: uniform in (lo, hi), both ends excluded (they may be poles);
 // kPositiveNormals: uniform bit patterns of the positive normal floats (every binade equally);
 // kHalfLine: half uniform in (lo, lo + 2|lo|), half log-uniform in [lo + 2|lo|, 1e6 |lo|], mixed;
-// kLogMagnitude: |x| log-uniform in [lo, hi], random sign (every lane of a vector a different scale).
+// kLogMagnitude: |x| log-uniform in [lo, hi], random sign (every lane of a vector a different scale);
+// kIntegers: integers uniform in [lo, hi] (int32 for an int32 input, else as floats).
 struct Range {
-  enum Kind { kUniform, kPositiveNormals, kHalfLine, kLogMagnitude } kind;
+  enum Kind { kUniform, kPositiveNormals, kHalfLine, kLogMagnitude, kIntegers } kind;
   float lo, hi;
   std::string Describe() const {
     char buf[160];
     if (kind == kPositiveNormals) return "uniform bit patterns of positive normal floats";
     if (kind == kLogMagnitude) {
       std::snprintf(buf, sizeof buf, "|x| log-uniform in [%g, %g], random sign", lo, hi);
-      return buf;
-    }
-    if (kind == kHalfLine) {
+    } else if (kind == kIntegers) {
+      std::snprintf(buf, sizeof buf, "integers uniform in [%g, %g]", lo, hi);
+    } else if (kind == kHalfLine) {
       std::snprintf(buf, sizeof buf, "half uniform in (%g, %g), half log-uniform in [%g, %g]", lo,
                     lo + 2 * std::fabs(lo), lo + 2 * std::fabs(lo), 1e6 * std::fabs(lo));
     } else {
@@ -188,82 +207,156 @@ struct Range {
   }
 };
 
+// One timed input set of a row: a range per input (a row of one input gives one), and the row length
+// of a function of rows.
+struct InputSet {
+  std::vector<Range> ranges;
+  std::size_t row_length = 0;
+  std::string Describe() const {
+    std::string s;
+    const char* names[] = {"x1", "x2", "x3", "x4"};
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+      if (ranges.size() > 1) s += std::string(k ? "; " : "") + names[k] + " ";
+      s += ranges[k].Describe();
+    }
+    if (row_length) s = "rows of " + std::to_string(row_length) + " elements, each " + s;
+    return s;
+  }
+};
+
 // Rows whose rule below gives a poor range. Keep this short: a new row should fit the rule.
 struct RangeOverride {
   std::string_view name;
-  Range range;
+  Range range;   // every input
+  Range second;  // the second input when second.hi > second.lo (pow's y, ldexp's n)
 };
+constexpr Range kNoRange{Range::kUniform, 0, 0};
 constexpr RangeOverride kRangeOverrides[] = {
     // The rule gives [-87, 88]; below -17.3 expm1 is -1 in float32, half the pool would be trivial.
-    {"expm1", {Range::kUniform, -20.0f, 88.0f}},
+    {"expm1", {Range::kUniform, -20.0f, 88.0f}, kNoRange},
     // Trig: the range of the speed bar (|x| <= 100); the huge arguments are kExtraRanges.
-    {"sin", {Range::kUniform, -100.0f, 100.0f}},
-    {"cos", {Range::kUniform, -100.0f, 100.0f}},
-    {"tan", {Range::kUniform, -100.0f, 100.0f}},
-    {"sincos", {Range::kUniform, -100.0f, 100.0f}},
-    {"sinpi", {Range::kUniform, -100.0f, 100.0f}},
-    {"cospi", {Range::kUniform, -100.0f, 100.0f}},
-    {"sincospi", {Range::kUniform, -100.0f, 100.0f}},
+    {"sin", {Range::kUniform, -100.0f, 100.0f}, kNoRange},
+    {"cos", {Range::kUniform, -100.0f, 100.0f}, kNoRange},
+    {"tan", {Range::kUniform, -100.0f, 100.0f}, kNoRange},
+    {"sincos", {Range::kUniform, -100.0f, 100.0f}, kNoRange},
+    {"sinpi", {Range::kUniform, -100.0f, 100.0f}, kNoRange},
+    {"cospi", {Range::kUniform, -100.0f, 100.0f}, kNoRange},
+    {"sincospi", {Range::kUniform, -100.0f, 100.0f}, kNoRange},
     // tanpi: its poles at the half-integers would make the rule pick (-0.5, 0.5) only.
-    {"tanpi", {Range::kUniform, -100.0f, 100.0f}},
+    {"tanpi", {Range::kUniform, -100.0f, 100.0f}, kNoRange},
     // Fresnel: the oscillating region and its asymptotic tail.
-    {"fresnel_c", {Range::kUniform, -10.0f, 10.0f}},
-    {"fresnel_s", {Range::kUniform, -10.0f, 10.0f}},
-    {"fresnel", {Range::kUniform, -10.0f, 10.0f}},
+    {"fresnel_c", {Range::kUniform, -10.0f, 10.0f}, kNoRange},
+    {"fresnel_s", {Range::kUniform, -10.0f, 10.0f}, kNoRange},
+    {"fresnel", {Range::kUniform, -10.0f, 10.0f}, kNoRange},
     // Inverse trig and hyperbolic: the whole domain where it is bounded, else (-10, 10) (all three of
     // atan's regions; tanh saturates at 9) and acosh's half line above 1.
-    {"asin", {Range::kUniform, -1.0f, 1.0f}},
-    {"acos", {Range::kUniform, -1.0f, 1.0f}},
-    {"atan", {Range::kUniform, -10.0f, 10.0f}},
-    {"tanh", {Range::kUniform, -10.0f, 10.0f}},
-    {"asinh", {Range::kUniform, -10.0f, 10.0f}},
-    {"acosh", {Range::kHalfLine, 1.0f, 0.0f}},
+    {"asin", {Range::kUniform, -1.0f, 1.0f}, kNoRange},
+    {"acos", {Range::kUniform, -1.0f, 1.0f}, kNoRange},
+    {"atan", {Range::kUniform, -10.0f, 10.0f}, kNoRange},
+    {"tanh", {Range::kUniform, -10.0f, 10.0f}, kNoRange},
+    {"asinh", {Range::kUniform, -10.0f, 10.0f}, kNoRange},
+    {"acosh", {Range::kHalfLine, 1.0f, 0.0f}, kNoRange},
+    // pow: x in (0, 10), y in (-10, 10) (results from 1e-10 to 1e10; pow@negbase below).
+    {"pow", {Range::kUniform, 0.0f, 10.0f}, {Range::kUniform, -10.0f, 10.0f}},
+    // Roots and norms: every binade of the positive floats, or wide magnitudes of any sign.
+    {"sqrt", {Range::kPositiveNormals, 0, 0}, kNoRange},
+    {"rsqrt", {Range::kPositiveNormals, 0, 0}, kNoRange},
+    {"cbrt", {Range::kPositiveNormals, 0, 0}, kNoRange},
+    {"rcbrt", {Range::kPositiveNormals, 0, 0}, kNoRange},
+    {"hypot", {Range::kLogMagnitude, 1e-15f, 1e15f}, kNoRange},
+    {"rhypot", {Range::kLogMagnitude, 1e-15f, 1e15f}, kNoRange},
+    {"norm3d", {Range::kLogMagnitude, 1e-10f, 1e10f}, kNoRange},
+    {"rnorm3d", {Range::kLogMagnitude, 1e-10f, 1e10f}, kNoRange},
+    {"norm4d", {Range::kLogMagnitude, 1e-8f, 1e8f}, kNoRange},
+    {"rnorm4d", {Range::kLogMagnitude, 1e-8f, 1e8f}, kNoRange},
+    {"norm", {Range::kLogMagnitude, 1e-6f, 1e6f}, kNoRange},
+    {"rnorm", {Range::kLogMagnitude, 1e-6f, 1e6f}, kNoRange},
+    // Rounding: fractions and integers of every size up to 2^30 (beyond 2^23 every float is one).
+    {"trunc", {Range::kLogMagnitude, 1e-3f, 1e9f}, kNoRange},
+    {"floor", {Range::kLogMagnitude, 1e-3f, 1e9f}, kNoRange},
+    {"ceil", {Range::kLogMagnitude, 1e-3f, 1e9f}, kNoRange},
+    {"rint", {Range::kLogMagnitude, 1e-3f, 1e9f}, kNoRange},
+    {"round", {Range::kLogMagnitude, 1e-3f, 1e9f}, kNoRange},
+    {"fabs", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
+    // Exponent bits and classification: every scale.
+    {"logb", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
+    {"ilogb", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
+    {"frexp", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
+    {"isnan", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
+    {"isinf", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
+    {"isfinite", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
+    // ldexp: x in (-100, 100), n in [-40, 40] (normal results).
+    {"ldexp", {Range::kUniform, -100.0f, 100.0f}, {Range::kIntegers, -40.0f, 40.0f}},
 };
 
 // More input sets for some rows, timed as "<name>@<label>": the huge arguments of the trig functions
-// (every lane a different scale up to 1e30, so that the Payne-Hanek path runs on nearly every vector).
+// (every lane a different scale up to 1e30, so that the Payne-Hanek path runs on nearly every vector),
+// pow of a negative base (integer exponents: a real result), norm of long rows.
 struct ExtraRange {
   std::string_view name, label;
   Range range;
+  Range second = kNoRange;
+  std::size_t row_length = 0;
 };
 constexpr ExtraRange kExtraRanges[] = {
     {"sin", "huge", {Range::kLogMagnitude, 1.0f, 1e30f}},
     {"cos", "huge", {Range::kLogMagnitude, 1.0f, 1e30f}},
     {"tan", "huge", {Range::kLogMagnitude, 1.0f, 1e30f}},
     {"sincos", "huge", {Range::kLogMagnitude, 1.0f, 1e30f}},
+    {"pow", "negbase", {Range::kUniform, -10.0f, 10.0f}, {Range::kIntegers, -10.0f, 10.0f}},
+    {"norm", "row1024", {Range::kLogMagnitude, 1e-6f, 1e6f}, kNoRange, 1024},
+    {"rnorm", "row1024", {Range::kLogMagnitude, 1e-6f, 1e6f}, kNoRange, 1024},
 };
+constexpr std::size_t kRowLength = 16;  // the rows of a function of rows, by default
 
-// The useful range, read from the row's special values (the poles are exact there):
+// The useful range of a one-input row, read from its special values (the poles are exact there):
 //  - a finite input giving -inf and one giving +inf (ndtri: 0, 1): uniform between them;
 //  - only one giving -inf, at 0 (log...): every binade of the positive normals;
 //    at a != 0 (log1p: -1): the half line above it, near a and far away mixed (kHalfLine);
 //  - only one giving +inf, b (the overflow threshold of exp...): uniform in [-(h - 1), h] with h the
 //    largest integer below b, where the results stay normal for base-e/2/10 exponentials;
 //  - none: uniform in [-10, 10], and a warning, since the rule has not seen such a row.
-// A row with two inputs: each input uniform in (-100, 100), independently (every quadrant, ratios
-// from tiny to huge across the lanes of a vector).
-Range InputRange(const Row& row, bool* fallback) {
+// A row of several inputs: each input uniform in (-100, 100), independently (every quadrant, ratios
+// from tiny to huge across the lanes of a vector). An int32 input: integers in [-40, 40].
+InputSet InputSetOf(const FunctionInfo& f, bool* fallback) {
   *fallback = false;
+  InputSet set;
+  set.row_length = f.shape == Shape::kRows ? kRowLength : 0;
   for (const auto& o : kRangeOverrides) {
-    if (o.name == row.name) return o.range;
+    if (o.name != f.name) continue;
+    for (int k = 0; k < f.inputs(); ++k) set.ranges.push_back(k == 1 && o.second.hi > o.second.lo ? o.second : o.range);
+    return set;
   }
-  if (row.binary) return {Range::kUniform, -100.0f, 100.0f};
+  if (f.inputs() > 1) {
+    for (int k = 0; k < f.inputs(); ++k) {
+      set.ranges.push_back(f.input_type(k) == ElementType::kI32 ? Range{Range::kIntegers, -40.0f, 40.0f}
+                                                                 : Range{Range::kUniform, -100.0f, 100.0f});
+    }
+    return set;
+  }
   float neg_pole = NAN, pos_pole = NAN;
-  for (const Special& s : row.specials) {
-    if (!std::isfinite(s.in) || !std::isinf(s.out)) continue;
-    const float in = s.in == 0.0f ? 0.0f : s.in;  // -0 and +0 are one pole
-    if (s.out < 0 && !(in <= neg_pole)) neg_pole = in;
-    if (s.out > 0 && !(in >= pos_pole)) pos_pole = in;
+  if (f.output_type(0) == ElementType::kF32) {
+    for (const accelmath::Special& s : f.specials) {
+      const float in = s.in[0].f, out = s.out[0].f;
+      if (!std::isfinite(in) || !std::isinf(out)) continue;
+      const float x = in == 0.0f ? 0.0f : in;  // -0 and +0 are one pole
+      if (out < 0 && !(x <= neg_pole)) neg_pole = x;
+      if (out > 0 && !(x >= pos_pole)) pos_pole = x;
+    }
   }
   const bool neg = !std::isnan(neg_pole), pos = !std::isnan(pos_pole);
-  if (neg && pos) return {Range::kUniform, std::min(neg_pole, pos_pole), std::max(neg_pole, pos_pole)};
-  if (neg) return neg_pole == 0.0f ? Range{Range::kPositiveNormals, 0, 0} : Range{Range::kHalfLine, neg_pole, 0};
-  if (pos) {
+  if (neg && pos) {
+    set.ranges = {{Range::kUniform, std::min(neg_pole, pos_pole), std::max(neg_pole, pos_pole)}};
+  } else if (neg) {
+    set.ranges = {neg_pole == 0.0f ? Range{Range::kPositiveNormals, 0, 0} : Range{Range::kHalfLine, neg_pole, 0}};
+  } else if (pos) {
     const float h = std::ceil(pos_pole) - 1.0f;
-    return {Range::kUniform, -(h - 1.0f), h};
+    set.ranges = {{Range::kUniform, -(h - 1.0f), h}};
+  } else {
+    *fallback = true;
+    set.ranges = {{Range::kUniform, -10.0f, 10.0f}};
   }
-  *fallback = true;
-  return {Range::kUniform, -10.0f, 10.0f};
+  return set;
 }
 
 std::uint64_t SplitMix(std::uint64_t& s) {
@@ -273,14 +366,19 @@ std::uint64_t SplitMix(std::uint64_t& s) {
   return z ^ (z >> 31);
 }
 
-// The pool of a row's (first) input; a two-input row's second input is another pool of its range,
-// kSecondSeed.
-constexpr std::uint64_t kSecondSeed = 43;
-std::vector<float> Pool(const Range& r, std::size_t n, std::uint64_t seed = 42) {
-  std::vector<float> p(n);
-  std::uint64_t s = seed;
+// The pool of input k of a row: n 4-byte words (float bits, or int32 for an int32 input) from the
+// input's range, deterministic for (range, k).
+std::vector<std::uint32_t> Pool(const Range& r, ElementType type, std::size_t n, int k) {
+  std::vector<std::uint32_t> p(n);
+  std::uint64_t s = 42 + static_cast<std::uint64_t>(k);
   auto unit = [&] { return static_cast<double>(SplitMix(s) >> 11) * 0x1p-53; };  // [0, 1)
   for (std::size_t i = 0; i < n; ++i) {
+    if (r.kind == Range::kIntegers) {
+      const double v = std::floor(r.lo + (static_cast<double>(r.hi) - r.lo + 1) * unit());
+      p[i] = type == ElementType::kI32 ? static_cast<std::uint32_t>(static_cast<std::int32_t>(v))
+                                       : std::bit_cast<std::uint32_t>(static_cast<float>(v));
+      continue;
+    }
     float x;
     do {
       switch (r.kind) {
@@ -301,132 +399,117 @@ std::vector<float> Pool(const Range& r, std::size_t n, std::uint64_t seed = 42) 
           x = static_cast<float>(r.lo + (static_cast<double>(r.hi) - r.lo) * unit());
       }
     } while (x <= r.lo && r.kind != Range::kPositiveNormals && r.kind != Range::kLogMagnitude);  // open at lo
-    p[i] = x;
-  }
-  if (r.kind == Range::kUniform) {  // open at a pole hi too (ndtri: p = 1)
-    for (float& x : p) {
-      if (x >= r.hi) x = std::nextafter(r.hi, r.lo);
-    }
+    if (r.kind == Range::kUniform && x >= r.hi) x = std::nextafter(r.hi, r.lo);  // open at a pole hi too (ndtri: p = 1)
+    p[i] = std::bit_cast<std::uint32_t>(x);
   }
   return p;
+}
+
+// Every input's pool of an input set, for n results (a function of rows: n elements, n / row_length rows).
+std::vector<std::vector<std::uint32_t>> Pools(const FunctionInfo& f, const InputSet& set, std::size_t n) {
+  std::vector<std::vector<std::uint32_t>> pools;
+  for (int k = 0; k < f.inputs(); ++k) pools.push_back(Pool(set.ranges[k], f.input_type(k), n, k));
+  return pools;
 }
 
 // ---- the anchors --------------------------------------------------------------------------------
 enum class Target { kNative, kAvx2, kAvx512 };
 Target g_target = Target::kNative;
 
-// fn writes the (first) result to dst; a row with two results writes its second to *second. A row
-// with two inputs has fn2(x1, x2, dst, n) instead.
+// One implementation of a row: fn(in, out, n) computes n results from the input arrays in[k] (a
+// function of rows: n rows of row_length elements) into the result arrays out[j] (float32, int32 or
+// uint8 by the row's result types).
+using Fn = std::function<void(const void* const* in, void* const* out, std::size_t n)>;
 struct Impl {
   std::string label;
-  std::function<void(const float*, float*, std::size_t)> fn;
-  std::shared_ptr<std::vector<float>> second = nullptr;
-  std::function<void(const float*, const float*, float*, std::size_t)> fn2 = nullptr;
+  Fn fn;
 };
-
-// The second result's buffer of a UnaryPair row's implementations (room for the largest n).
-std::shared_ptr<std::vector<float>> SecondBuffer() { return std::make_shared<std::vector<float>>(std::size_t{1} << 24); }
 
 void* Open(const char* lib) { return dlopen(lib, RTLD_NOW | RTLD_LOCAL); }
 void* Sym(void* lib, const std::string& name) { return lib ? dlsym(lib, name.c_str()) : nullptr; }
 
 #if HWY_ARCH_X86
-// Vector functions float(16 or 8 lanes) -> same, on whole vectors and a masked tail. The vector
-// ABI needs the callers compiled for the instruction set, hence the target attributes.
-__attribute__((target("avx512f"))) void Map16(void* f, const float* s, float* d, std::size_t n) {
-  const auto fn = reinterpret_cast<__m512 (*)(__m512)>(f);
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(d + i, fn(_mm512_loadu_ps(s + i)));
-  if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-    _mm512_mask_storeu_ps(d + i, m, fn(_mm512_maskz_loadu_ps(m, s + i)));
+// Vector functions on whole vectors and a masked tail, 16 lanes (AVX-512) or 8 (AVX2). The vector
+// ABI needs the callers compiled for the instruction set, hence the target attributes. Shapes:
+// float -> float (v), two floats -> float (vv), three (vvv), float -> int32 (ilogb), (float, int32)
+// -> float (ldexp), float -> two floats (sincos: a struct of two vectors).
+__attribute__((target("avx512f"))) void Map16(void* f, const void* const* in, void* const* out, std::size_t n, Shape shape) {
+  const float *a = static_cast<const float*>(in[0]), *b = static_cast<const float*>(in[1]),
+              *c = static_cast<const float*>(in[2]);
+  float* d = static_cast<float*>(out[0]);
+  struct Vec512x2 {
+    __m512 a, b;
+  };
+  for (std::size_t i = 0; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? static_cast<__mmask16>(0xFFFF) : static_cast<__mmask16>((1u << (n - i)) - 1);
+    const __m512 x = _mm512_maskz_loadu_ps(m, a + i);
+    switch (shape) {
+      case Shape::kBinary:
+        _mm512_mask_storeu_ps(d + i, m, reinterpret_cast<__m512 (*)(__m512, __m512)>(f)(x, _mm512_maskz_loadu_ps(m, b + i)));
+        break;
+      case Shape::kTernary:
+        _mm512_mask_storeu_ps(d + i, m, reinterpret_cast<__m512 (*)(__m512, __m512, __m512)>(f)(
+                                            x, _mm512_maskz_loadu_ps(m, b + i), _mm512_maskz_loadu_ps(m, c + i)));
+        break;
+      case Shape::kToInt32:
+        _mm512_mask_storeu_epi32(static_cast<std::int32_t*>(out[0]) + i, m, reinterpret_cast<__m512i (*)(__m512)>(f)(x));
+        break;
+      case Shape::kScaleExponent:
+        _mm512_mask_storeu_ps(d + i, m, reinterpret_cast<__m512 (*)(__m512, __m512i)>(f)(
+                                            x, _mm512_maskz_loadu_epi32(m, static_cast<const std::int32_t*>(in[1]) + i)));
+        break;
+      case Shape::kUnaryPair: {
+        const Vec512x2 r = reinterpret_cast<Vec512x2 (*)(__m512)>(f)(x);
+        _mm512_mask_storeu_ps(d + i, m, r.a), _mm512_mask_storeu_ps(static_cast<float*>(out[1]) + i, m, r.b);
+        break;
+      }
+      default:
+        _mm512_mask_storeu_ps(d + i, m, reinterpret_cast<__m512 (*)(__m512)>(f)(x));
+    }
   }
 }
-__attribute__((target("avx2,fma"))) void Map8(void* f, const float* s, float* d, std::size_t n) {
-  const auto fn = reinterpret_cast<__m256 (*)(__m256)>(f);
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, fn(_mm256_loadu_ps(s + i)));
-  if (i < n) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - i)), lane);
-    _mm256_maskstore_ps(d + i, m, fn(_mm256_maskload_ps(s + i, m)));
+__attribute__((target("avx2,fma"))) void Map8(void* f, const void* const* in, void* const* out, std::size_t n, Shape shape) {
+  const float *a = static_cast<const float*>(in[0]), *b = static_cast<const float*>(in[1]),
+              *c = static_cast<const float*>(in[2]);
+  float* d = static_cast<float*>(out[0]);
+  struct Vec256x2 {
+    __m256 a, b;
+  };
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  for (std::size_t i = 0; i < n; i += 8) {
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(std::min<std::size_t>(n - i, 8))), lane);
+    const __m256 x = _mm256_maskload_ps(a + i, m);
+    switch (shape) {
+      case Shape::kBinary:
+        _mm256_maskstore_ps(d + i, m, reinterpret_cast<__m256 (*)(__m256, __m256)>(f)(x, _mm256_maskload_ps(b + i, m)));
+        break;
+      case Shape::kTernary:
+        _mm256_maskstore_ps(d + i, m, reinterpret_cast<__m256 (*)(__m256, __m256, __m256)>(f)(
+                                          x, _mm256_maskload_ps(b + i, m), _mm256_maskload_ps(c + i, m)));
+        break;
+      case Shape::kToInt32:
+        _mm256_maskstore_epi32(static_cast<int*>(out[0]) + i, m, reinterpret_cast<__m256i (*)(__m256)>(f)(x));
+        break;
+      case Shape::kScaleExponent:
+        _mm256_maskstore_ps(d + i, m, reinterpret_cast<__m256 (*)(__m256, __m256i)>(f)(
+                                          x, _mm256_maskload_epi32(static_cast<const int*>(in[1]) + i, m)));
+        break;
+      case Shape::kUnaryPair: {
+        const Vec256x2 r = reinterpret_cast<Vec256x2 (*)(__m256)>(f)(x);
+        _mm256_maskstore_ps(d + i, m, r.a), _mm256_maskstore_ps(static_cast<float*>(out[1]) + i, m, r.b);
+        break;
+      }
+      default:
+        _mm256_maskstore_ps(d + i, m, reinterpret_cast<__m256 (*)(__m256)>(f)(x));
+    }
   }
 }
-std::function<void(const float*, float*, std::size_t)> VectorImpl(void* f) {
-  if (g_target == Target::kAvx512) return [f](const float* s, float* d, std::size_t n) { Map16(f, s, d, n); };
-  return [f](const float* s, float* d, std::size_t n) { Map8(f, s, d, n); };
-}
-// SLEEF's two-result functions (Sleef_sincosf16_u10...) return a struct of two vectors.
-struct Vec512x2 {
-  __m512 a, b;
-};
-struct Vec256x2 {
-  __m256 a, b;
-};
-__attribute__((target("avx512f"))) void Map16x2(void* f, const float* s, float* d, float* d2, std::size_t n) {
-  const auto fn = reinterpret_cast<Vec512x2 (*)(__m512)>(f);
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const Vec512x2 r = fn(_mm512_loadu_ps(s + i));
-    _mm512_storeu_ps(d + i, r.a), _mm512_storeu_ps(d2 + i, r.b);
-  }
-  if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-    const Vec512x2 r = fn(_mm512_maskz_loadu_ps(m, s + i));
-    _mm512_mask_storeu_ps(d + i, m, r.a), _mm512_mask_storeu_ps(d2 + i, m, r.b);
-  }
-}
-__attribute__((target("avx2,fma"))) void Map8x2(void* f, const float* s, float* d, float* d2, std::size_t n) {
-  const auto fn = reinterpret_cast<Vec256x2 (*)(__m256)>(f);
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const Vec256x2 r = fn(_mm256_loadu_ps(s + i));
-    _mm256_storeu_ps(d + i, r.a), _mm256_storeu_ps(d2 + i, r.b);
-  }
-  if (i < n) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - i)), lane);
-    const Vec256x2 r = fn(_mm256_maskload_ps(s + i, m));
-    _mm256_maskstore_ps(d + i, m, r.a), _mm256_maskstore_ps(d2 + i, m, r.b);
-  }
-}
-Impl VectorPairImpl(const std::string& label, void* f) {
-  auto second = SecondBuffer();
-  if (g_target == Target::kAvx512) {
-    return {label, [f, second](const float* s, float* d, std::size_t n) { Map16x2(f, s, d, second->data(), n); }, second};
-  }
-  return {label, [f, second](const float* s, float* d, std::size_t n) { Map8x2(f, s, d, second->data(), n); }, second};
-}
-// Vector functions of two inputs (atan2f: y, x) -> one result.
-__attribute__((target("avx512f"))) void Map16vv(void* f, const float* a, const float* b, float* d, std::size_t n) {
-  const auto fn = reinterpret_cast<__m512 (*)(__m512, __m512)>(f);
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(d + i, fn(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i)));
-  if (i < n) {
-    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-    _mm512_mask_storeu_ps(d + i, m, fn(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i)));
-  }
-}
-__attribute__((target("avx2,fma"))) void Map8vv(void* f, const float* a, const float* b, float* d, std::size_t n) {
-  const auto fn = reinterpret_cast<__m256 (*)(__m256, __m256)>(f);
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, fn(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
-  if (i < n) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n - i)), lane);
-    _mm256_maskstore_ps(d + i, m, fn(_mm256_maskload_ps(a + i, m), _mm256_maskload_ps(b + i, m)));
-  }
-}
-Impl VectorBinaryImpl(const std::string& label, void* f) {
-  if (g_target == Target::kAvx512) {
-    return {label, {}, nullptr, [f](const float* a, const float* b, float* d, std::size_t n) { Map16vv(f, a, b, d, n); }};
-  }
-  return {label, {}, nullptr, [f](const float* a, const float* b, float* d, std::size_t n) { Map8vv(f, a, b, d, n); }};
+Fn VectorImpl(void* f, Shape shape) {
+  if (g_target == Target::kAvx512) return [f, shape](const void* const* in, void* const* out, std::size_t n) { Map16(f, in, out, n, shape); };
+  return [f, shape](const void* const* in, void* const* out, std::size_t n) { Map8(f, in, out, n, shape); };
 }
 #else  // SLEEF and libmvec are timed on x86 only (g_target stays kNative elsewhere)
-std::function<void(const float*, float*, std::size_t)> VectorImpl(void*) { return {}; }
-Impl VectorPairImpl(const std::string& label, void*) { return {label, {}, nullptr}; }
-Impl VectorBinaryImpl(const std::string& label, void*) { return {label, {}, nullptr, nullptr}; }
+Fn VectorImpl(void*, Shape) { return {}; }
 #endif
 
 struct Mkl {
@@ -500,113 +583,146 @@ struct Libs {
   void* libm = Open("libm.so.6");
 };
 
-// The implementations of a row with two results: ours, MKL VM (vms<stem>(n, a, r1, r2, mode)),
-// SLEEF u10 (a struct of two vectors) and glibc's scalar <libm>(x, &r1, &r2). libmvec's
-// two-result ABI (vectors of pointers) and Highway (none) are not timed.
-std::vector<Impl> PairImpls(const Row& row, const Libs& libs) {
-  std::vector<Impl> v;
-  auto second = SecondBuffer();
-  v.push_back({"accelmath", [pair = row.pair, second](const float* s, float* d, std::size_t n) {
-                 pair(std::span<float>(d, n), std::span<float>(second->data(), n), std::span<const float>(s, n));
-               }, second});
-  if (*row.mkl && libs.mkl.lib) {
-    using VmFn = void (*)(int, const float*, float*, float*, long long);
-    if (auto f = reinterpret_cast<VmFn>(Sym(libs.mkl.lib, std::string("vms") + row.mkl))) {
-      constexpr long long kVmlHa = 0x2;
-      auto b = SecondBuffer();
-      v.push_back({"mkl_ha", [f, b](const float* s, float* d, std::size_t n) { f(static_cast<int>(n), s, d, b->data(), kVmlHa); }, b});
-    }
-  }
-  const std::string libm = row.libm;
-  if (!libm.empty() && g_target != Target::kNative) {
-    const std::string stem = libm.back() == 'f' ? libm.substr(0, libm.size() - 1) : libm;
-    const bool wide = g_target == Target::kAvx512;
-    const std::string sleef = "Sleef_" + stem + (wide ? "f16_u10" : "f8_u10");
-    void* f = Sym(libs.sleef, sleef + (wide ? "avx512f" : "avx2"));
-    if (!f) f = Sym(libs.sleef, sleef);
-    if (f) v.push_back(VectorPairImpl("sleef_u10", f));
-  }
-  if (!libm.empty()) {
-    if (auto f = reinterpret_cast<void (*)(float, float*, float*)>(Sym(libs.libm, libm))) {
-      auto b = SecondBuffer();
-      v.push_back({"glibc", [f, b](const float* s, float* d, std::size_t n) {
-                     float* d2 = b->data();
-                     for (std::size_t i = 0; i < n; ++i) f(s[i], d + i, d2 + i);
-                   }, b});
-    }
-  }
-  return v;
+// The shapes SLEEF and libmvec have vector functions for (through Map16/Map8).
+bool VectorShape(Shape s) {
+  return s == Shape::kUnary || s == Shape::kUnaryPair || s == Shape::kBinary || s == Shape::kTernary ||
+         s == Shape::kToInt32 || s == Shape::kScaleExponent;
 }
 
-// The implementations of a row with two inputs: ours, MKL VM (vms<stem>(n, a, b, r, mode)), SLEEF
-// u10 and libmvec (vector functions of two vectors, `vv`), glibc's scalar <libm>(x1, x2) and Highway.
-std::vector<Impl> BinaryImpls(const Row& row, const Libs& libs) {
-  std::vector<Impl> v;
-  v.push_back({"accelmath", {}, nullptr, [binary = row.binary](const float* a, const float* b, float* d, std::size_t n) {
-                 binary(std::span<float>(d, n), std::span<const float>(a, n), std::span<const float>(b, n));
-               }});
-  if (*row.mkl && libs.mkl.lib) {
-    using VmFn = void (*)(int, const float*, const float*, float*, long long);
-    if (auto f = reinterpret_cast<VmFn>(Sym(libs.mkl.lib, std::string("vms") + row.mkl))) {
-      constexpr long long kVmlHa = 0x2;
-      v.push_back({"mkl_ha", {}, nullptr, [f](const float* a, const float* b, float* d, std::size_t n) {
-                     f(static_cast<int>(n), a, b, d, kVmlHa);
-                   }});
+// SLEEF's function for a row (see the header): _u10, else _u05, else the exact one; its name in *symbol.
+void* SleefSymbol(const Libs& libs, const std::string& libm, std::string* symbol) {
+  const std::string stem = libm.back() == 'f' ? libm.substr(0, libm.size() - 1) : libm;
+  const bool wide = g_target == Target::kAvx512;
+  const std::string base = "Sleef_" + stem + (wide ? "f16" : "f8");
+  const std::string isa = wide ? "avx512f" : "avx2";
+  for (const std::string suffix : {"_u10", "_u05", ""}) {
+    for (const std::string& name : {base + suffix + (suffix.empty() ? "_" : "") + isa, base + suffix}) {
+      if (void* f = Sym(libs.sleef, name)) {
+        *symbol = name;
+        return f;
+      }
     }
   }
-  const std::string libm = row.libm;
-  if (!libm.empty() && g_target != Target::kNative) {
-    const std::string stem = libm.back() == 'f' ? libm.substr(0, libm.size() - 1) : libm;
-    const bool wide = g_target == Target::kAvx512;
-    const std::string sleef = "Sleef_" + stem + (wide ? "f16_u10" : "f8_u10");
-    void* f = Sym(libs.sleef, sleef + (wide ? "avx512f" : "avx2"));
-    if (!f) f = Sym(libs.sleef, sleef);
-    if (f) v.push_back(VectorBinaryImpl("sleef_u10", f));
-    if (void* g = Sym(libs.mvec, (wide ? "_ZGVeN16vv_" : "_ZGVdN8vv_") + libm)) v.push_back(VectorBinaryImpl("libmvec", g));
-  }
-  if (!libm.empty()) {
-    if (auto f = reinterpret_cast<float (*)(float, float)>(Sym(libs.libm, libm))) {
-      v.push_back({"glibc", {}, nullptr, [f](const float* a, const float* b, float* d, std::size_t n) {
-                     for (std::size_t i = 0; i < n; ++i) d[i] = f(a[i], b[i]);
-                   }});
-    }
-  }
-  if (std::string_view(row.hwy) != "none") v.push_back({"hwy", {}, nullptr, row.hwy_map2});
-  return v;
+  return nullptr;
 }
 
-std::vector<Impl> Impls(const Row& row, const Libs& libs) {
-  if (row.pair) return PairImpls(row, libs);
-  if (row.binary) return BinaryImpls(row, libs);
+// The C library's scalar function <libm> in a loop, through the row's signature (nullptr: none).
+Fn GlibcImpl(const FunctionInfo& f, void* g) {
+  if (!g) return {};
+  switch (f.shape) {
+    case Shape::kUnary:
+      return [fn = reinterpret_cast<float (*)(float)>(g)](const void* const* in, void* const* out, std::size_t n) {
+        const float* x = static_cast<const float*>(in[0]);
+        float* y = static_cast<float*>(out[0]);
+        for (std::size_t i = 0; i < n; ++i) y[i] = fn(x[i]);
+      };
+    case Shape::kUnaryPair:
+      return [fn = reinterpret_cast<void (*)(float, float*, float*)>(g)](const void* const* in, void* const* out,
+                                                                        std::size_t n) {
+        const float* x = static_cast<const float*>(in[0]);
+        float *y1 = static_cast<float*>(out[0]), *y2 = static_cast<float*>(out[1]);
+        for (std::size_t i = 0; i < n; ++i) fn(x[i], y1 + i, y2 + i);
+      };
+    case Shape::kBinary:
+      return [fn = reinterpret_cast<float (*)(float, float)>(g)](const void* const* in, void* const* out, std::size_t n) {
+        const float *a = static_cast<const float*>(in[0]), *b = static_cast<const float*>(in[1]);
+        float* y = static_cast<float*>(out[0]);
+        for (std::size_t i = 0; i < n; ++i) y[i] = fn(a[i], b[i]);
+      };
+    case Shape::kTernary:
+      return [fn = reinterpret_cast<float (*)(float, float, float)>(g)](const void* const* in, void* const* out,
+                                                                       std::size_t n) {
+        const float *a = static_cast<const float*>(in[0]), *b = static_cast<const float*>(in[1]),
+                    *c = static_cast<const float*>(in[2]);
+        float* y = static_cast<float*>(out[0]);
+        for (std::size_t i = 0; i < n; ++i) y[i] = fn(a[i], b[i], c[i]);
+      };
+    case Shape::kToInt32:
+      return [fn = reinterpret_cast<int (*)(float)>(g)](const void* const* in, void* const* out, std::size_t n) {
+        const float* x = static_cast<const float*>(in[0]);
+        std::int32_t* y = static_cast<std::int32_t*>(out[0]);
+        for (std::size_t i = 0; i < n; ++i) y[i] = fn(x[i]);
+      };
+    case Shape::kSplitExponent:
+      return [fn = reinterpret_cast<float (*)(float, int*)>(g)](const void* const* in, void* const* out, std::size_t n) {
+        const float* x = static_cast<const float*>(in[0]);
+        float* m = static_cast<float*>(out[0]);
+        std::int32_t* e = static_cast<std::int32_t*>(out[1]);
+        for (std::size_t i = 0; i < n; ++i) {
+          int k = 0;
+          m[i] = fn(x[i], &k);
+          e[i] = k;
+        }
+      };
+    case Shape::kScaleExponent:
+      return [fn = reinterpret_cast<float (*)(float, int)>(g)](const void* const* in, void* const* out, std::size_t n) {
+        const float* x = static_cast<const float*>(in[0]);
+        const std::int32_t* k = static_cast<const std::int32_t*>(in[1]);
+        float* y = static_cast<float*>(out[0]);
+        for (std::size_t i = 0; i < n; ++i) y[i] = fn(x[i], k[i]);
+      };
+    default:
+      return {};
+  }
+}
+
+// The implementations of a row: ours; MKL VM (vms<stem>: one input (n, a, r, mode), two results
+// (n, a, r1, r2, mode), two inputs (n, a, b, r, mode)); SLEEF and libmvec where the shape has a vector
+// ABI (libmvec: v and vv only); glibc's scalar <libm>; Highway's contrib/math for one or two inputs.
+// *sleef_symbol: the SLEEF function's name.
+std::vector<Impl> Impls(const FunctionInfo& f, const Libs& libs, std::size_t row_length, std::string* sleef_symbol) {
   std::vector<Impl> v;
-  v.push_back({"accelmath", [array = row.array](const float* s, float* d, std::size_t n) {
-                 array(std::span<float>(d, n), std::span<const float>(s, n));
+  v.push_back({"accelmath", [&f, row_length](const void* const* in, void* const* out, std::size_t n) {
+                 f.run(out, in, n, row_length);
                }});
-  if (*row.mkl && libs.mkl.lib) {
-    using VmFn = void (*)(int, const float*, float*, long long);
-    if (auto f = reinterpret_cast<VmFn>(Sym(libs.mkl.lib, std::string("vms") + row.mkl))) {
-      constexpr long long kVmlHa = 0x2;
-      v.push_back({"mkl_ha", [f](const float* s, float* d, std::size_t n) { f(static_cast<int>(n), s, d, kVmlHa); }});
-    }
-  }
-  const std::string libm = row.libm;
-  if (!libm.empty() && g_target != Target::kNative) {
-    const std::string stem = libm.back() == 'f' ? libm.substr(0, libm.size() - 1) : libm;
-    const bool wide = g_target == Target::kAvx512;
-    const std::string sleef = "Sleef_" + stem + (wide ? "f16_u10" : "f8_u10");
-    void* f = Sym(libs.sleef, sleef + (wide ? "avx512f" : "avx2"));
-    if (!f) f = Sym(libs.sleef, sleef);
-    if (f) v.push_back({"sleef_u10", VectorImpl(f)});
-    if (void* g = Sym(libs.mvec, (wide ? "_ZGVeN16v_" : "_ZGVdN8v_") + libm)) v.push_back({"libmvec", VectorImpl(g)});
-  }
-  if (!libm.empty()) {
-    if (auto f = reinterpret_cast<float (*)(float)>(Sym(libs.libm, libm))) {
-      v.push_back({"glibc", [f](const float* s, float* d, std::size_t n) {
-                     for (std::size_t i = 0; i < n; ++i) d[i] = f(s[i]);
+  if (*f.mkl && libs.mkl.lib) {
+    constexpr long long kVmlHa = 0x2;
+    void* g = Sym(libs.mkl.lib, std::string("vms") + f.mkl);
+    if (g && f.shape == Shape::kUnary) {
+      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, float*, long long)>(g)](
+                                 const void* const* in, void* const* out, std::size_t n) {
+                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<float*>(out[0]), kVmlHa);
+                   }});
+    } else if (g && f.shape == Shape::kUnaryPair) {
+      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, float*, float*, long long)>(g)](
+                                 const void* const* in, void* const* out, std::size_t n) {
+                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
+                        static_cast<float*>(out[1]), kVmlHa);
+                   }});
+    } else if (g && f.shape == Shape::kBinary) {
+      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, const float*, float*, long long)>(g)](
+                                 const void* const* in, void* const* out, std::size_t n) {
+                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
+                        static_cast<float*>(out[0]), kVmlHa);
                    }});
     }
   }
-  if (std::string_view(row.hwy) != "none") v.push_back({"hwy", row.hwy_map});
+  const std::string libm = f.libm;
+  if (!libm.empty() && g_target != Target::kNative && VectorShape(f.shape)) {
+    if (void* g = SleefSymbol(libs, libm, sleef_symbol)) v.push_back({"sleef_u10", VectorImpl(g, f.shape)});
+    const bool wide = g_target == Target::kAvx512;
+    const char* args = f.shape == Shape::kUnary ? "v_" : f.shape == Shape::kBinary ? "vv_" : nullptr;
+    if (args) {
+      if (void* g = Sym(libs.mvec, std::string(wide ? "_ZGVeN16" : "_ZGVdN8") + args + libm)) {
+        v.push_back({"libmvec", VectorImpl(g, f.shape)});
+      }
+    }
+  }
+  if (!libm.empty()) {
+    if (Fn g = GlibcImpl(f, Sym(libs.libm, libm))) v.push_back({"glibc", g});
+  }
+  if (std::string_view(f.hwy) != "none") {
+    const HwyLoops& loops = LoopsOf(f);
+    if (loops.map) {
+      v.push_back({"hwy", [map = loops.map](const void* const* in, void* const* out, std::size_t n) {
+                     map(static_cast<const float*>(in[0]), static_cast<float*>(out[0]), n);
+                   }});
+    } else if (loops.map2) {
+      v.push_back({"hwy", [map = loops.map2](const void* const* in, void* const* out, std::size_t n) {
+                     map(static_cast<const float*>(in[0]), static_cast<const float*>(in[1]), static_cast<float*>(out[0]), n);
+                   }});
+    }
+  }
   return v;
 }
 
@@ -618,57 +734,111 @@ double UlpError(float y, double r) {
   return std::fabs(y - r) / ulp;
 }
 
-// Every implementation against the reference on the first 4096 inputs of the pool (in2: the second
-// inputs of a two-input row): the C library's binary64 function (exp for expf...) where the row
-// names one, else accelmath (which the accuracy tests measure). An anchor off by more than 64 ulp on this input set is wrong there (Highway's sin
-// beyond |x| 39000) or mis-declared: it is dropped from `impls` for this set, and the summary says
-// so. Returns false, having said why, when accelmath itself is off by more than 64 ulp.
-bool Check(const Row& row, std::vector<Impl>& impls, const std::vector<float>& in, const std::vector<float>& in2,
-           const Libs& libs, std::string* summary) {
-  const std::string libm = row.libm;
-  void* ref = nullptr;  // double (*)(double), or double (*)(double, double) for two inputs
-  if (!libm.empty() && libm.back() == 'f' && !row.pair) ref = Sym(libs.libm, libm.substr(0, libm.size() - 1));
-  std::vector<double> want(in.size()), want2(in.size());
-  std::vector<float> got(in.size()), got2(in.size());
+// The reference results of a row on n results of the pools: the C library's binary64 function of the
+// row's libm column (exp for expf, fma, ilogb, frexp, ldexp...) where it has one and the shape is one
+// the C library's binary64 functions share, else accelmath's own (which the accuracy tests measure).
+// want[j][i]: result j of case i, as a double (ints exactly).
+std::string Reference(const FunctionInfo& f, const Libs& libs, const std::vector<std::vector<std::uint32_t>>& pools,
+                      std::size_t n, std::size_t row_length, std::vector<double> (&want)[2]) {
+  const std::string libm = f.libm;
+  void* ref = !libm.empty() && libm.back() == 'f' ? Sym(libs.libm, libm.substr(0, libm.size() - 1)) : nullptr;
+  const auto x = [&](int k, std::size_t i) { return static_cast<double>(std::bit_cast<float>(pools[k][i])); };
+  for (auto& w : want) w.assign(n, 0.0);
   if (ref) {
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      want[i] = row.binary ? reinterpret_cast<double (*)(double, double)>(ref)(in[i], in2[i])
-                           : reinterpret_cast<double (*)(double)>(ref)(in[i]);
+    switch (f.shape) {
+      case Shape::kUnary:
+        for (std::size_t i = 0; i < n; ++i) want[0][i] = reinterpret_cast<double (*)(double)>(ref)(x(0, i));
+        return libm.substr(0, libm.size() - 1) + " (binary64)";
+      case Shape::kBinary:
+        for (std::size_t i = 0; i < n; ++i) want[0][i] = reinterpret_cast<double (*)(double, double)>(ref)(x(0, i), x(1, i));
+        return libm.substr(0, libm.size() - 1) + " (binary64)";
+      case Shape::kTernary:
+        for (std::size_t i = 0; i < n; ++i) {
+          want[0][i] = reinterpret_cast<double (*)(double, double, double)>(ref)(x(0, i), x(1, i), x(2, i));
+        }
+        return libm.substr(0, libm.size() - 1) + " (binary64)";
+      case Shape::kToInt32:
+        for (std::size_t i = 0; i < n; ++i) want[0][i] = reinterpret_cast<int (*)(double)>(ref)(x(0, i));
+        return libm.substr(0, libm.size() - 1) + " (binary64)";
+      case Shape::kSplitExponent:
+        for (std::size_t i = 0; i < n; ++i) {
+          int e = 0;
+          want[0][i] = reinterpret_cast<double (*)(double, int*)>(ref)(x(0, i), &e);
+          want[1][i] = e;
+        }
+        return libm.substr(0, libm.size() - 1) + " (binary64)";
+      case Shape::kScaleExponent:
+        for (std::size_t i = 0; i < n; ++i) {
+          want[0][i] = reinterpret_cast<double (*)(double, int)>(ref)(x(0, i), static_cast<std::int32_t>(pools[1][i]));
+        }
+        return libm.substr(0, libm.size() - 1) + " (binary64)";
+      default:
+        break;  // two results (sincos): accelmath
     }
-  } else {
-    const accelmath::Status s = row.pair ? row.pair(got, got2, in) : row.binary ? row.binary(got, in, in2) : row.array(got, in);
-    if (s != accelmath::Status::kOk) {
-      std::fprintf(stderr, "bench_math: accelmath::%s returned an error\n", row.name);
-      return false;
+  }
+  std::vector<std::uint32_t> got[2];
+  const void* in[4] = {};
+  void* out[2] = {};
+  for (int k = 0; k < f.inputs(); ++k) in[k] = pools[k].data();
+  for (int j = 0; j < f.outputs(); ++j) got[j].resize(n), out[j] = got[j].data();
+  if (f.run(out, in, n, row_length) != accelmath::Status::kOk) return "";
+  for (int j = 0; j < f.outputs(); ++j) {
+    for (std::size_t i = 0; i < n; ++i) {
+      switch (f.output_type(j)) {
+        case ElementType::kF32: want[j][i] = std::bit_cast<float>(got[j][i]); break;
+        case ElementType::kI32: want[j][i] = static_cast<std::int32_t>(got[j][i]); break;
+        case ElementType::kU8: want[j][i] = reinterpret_cast<const std::uint8_t*>(got[j].data())[i]; break;
+      }
     }
-    std::copy(got.begin(), got.end(), want.begin());
-    std::copy(got2.begin(), got2.end(), want2.begin());
+  }
+  return "accelmath";
+}
+
+// Every implementation against the reference on the first 4096 results of the pools. An anchor off by
+// more than 64 ulp (an int32 or 0/1 result: any difference) on this input set is wrong there
+// (Highway's sin beyond |x| 39000) or mis-declared: it is dropped from `impls` for this set, and the
+// summary says so. Returns false, having said why, when accelmath itself is off.
+bool Check(const FunctionInfo& f, std::vector<Impl>& impls, const InputSet& set, const Libs& libs, std::string* summary) {
+  const std::size_t n = 4096, per = set.row_length ? set.row_length : 1;
+  const auto pools = Pools(f, set, n * per);
+  std::vector<double> want[2];
+  const std::string ref = Reference(f, libs, pools, n, set.row_length, want);
+  if (ref.empty()) {
+    std::fprintf(stderr, "bench_math: accelmath::%s returned an error\n", f.name);
+    return false;
   }
   bool ok = true;
-  *summary = "max ulp vs " + (ref ? libm.substr(0, libm.size() - 1) + " (binary64)" : std::string("accelmath")) + " on " +
-             std::to_string(in.size()) + " inputs:";
+  *summary = "max ulp vs " + ref + " on " + std::to_string(n) + " inputs:";
   std::vector<Impl> kept;
+  std::vector<std::uint32_t> got[2];
   for (const Impl& impl : impls) {
-    std::fill(got.begin(), got.end(), NAN);
-    if (impl.fn2) {
-      impl.fn2(in.data(), in2.data(), got.data(), in.size());
-    } else {
-      impl.fn(in.data(), got.data(), in.size());
-    }
+    const void* in[4] = {};
+    void* out[2] = {};
+    for (int k = 0; k < f.inputs(); ++k) in[k] = pools[k].data();
+    for (int j = 0; j < f.outputs(); ++j) got[j].assign(n, 0x7FC00000u), out[j] = got[j].data();
+    impl.fn(in, out, n);
     double worst = 0;
     std::size_t at = 0;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      double e = UlpError(got[i], want[i]);
-      if (impl.second) e = std::max(e, UlpError((*impl.second)[i], want2[i]));  // a pair's second result too
+    for (std::size_t i = 0; i < n; ++i) {
+      double e = 0;
+      for (int j = 0; j < f.outputs(); ++j) {
+        switch (f.output_type(j)) {
+          case ElementType::kF32: e = std::max(e, UlpError(std::bit_cast<float>(got[j][i]), want[j][i])); break;
+          case ElementType::kI32: e = std::max(e, static_cast<std::int32_t>(got[j][i]) == want[j][i] ? 0.0 : INFINITY); break;
+          case ElementType::kU8:
+            e = std::max(e, reinterpret_cast<const std::uint8_t*>(got[j].data())[i] == want[j][i] ? 0.0 : INFINITY);
+            break;
+        }
+      }
       if (!(e <= worst)) worst = e, at = i;
     }
     char buf[64];
     std::snprintf(buf, sizeof buf, " %s %.2f", impl.label.c_str(), worst);
     *summary += buf;
     if (!(worst <= 64)) {
-      std::fprintf(stderr, "bench_math: %s of %s is wrong: f(%a) = %a, reference (%s) %a (%g ulp)%s\n",
-                   impl.label.c_str(), row.name, in[at], got[at], ref ? (libm.substr(0, libm.size() - 1) + ", binary64").c_str() : "accelmath",
-                   want[at], worst, impl.label == "accelmath" ? "" : "; not timed on these inputs");
+      std::fprintf(stderr, "bench_math: %s of %s is wrong at case %zu (first input %a): %g ulp against %s%s\n",
+                   impl.label.c_str(), f.name, at, std::bit_cast<float>(pools[0][at * per]), worst, ref.c_str(),
+                   impl.label == "accelmath" ? "" : "; not timed on these inputs");
       if (impl.label == "accelmath") ok = false;
       *summary += " (wrong: not timed)";
       continue;
@@ -680,24 +850,27 @@ bool Check(const Row& row, std::vector<Impl>& impls, const std::vector<float>& i
 }
 
 // ---- timing -------------------------------------------------------------------------------------
-void Run(benchmark::State& state, const Impl& impl, const Range& range) {
+// n (the benchmark's argument) counts elements: results, or a function of rows' elements (n / row_length rows).
+void Run(benchmark::State& state, const FunctionInfo& f, const Impl& impl, const InputSet& set) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const std::size_t per = set.row_length ? set.row_length : 1, results = n / per;
   const std::size_t pool = std::max<std::size_t>(n, 1 << 16);
-  const std::vector<float> in = Pool(range, pool);
-  const std::vector<float> in2 = impl.fn2 ? Pool(range, pool, kSecondSeed) : std::vector<float>();
-  std::vector<float> out(pool);
-  std::size_t off = 0;
+  const auto in_pools = Pools(f, set, pool);
+  std::vector<std::uint32_t> out_pools[2];
+  for (int j = 0; j < f.outputs(); ++j) out_pools[j].resize(pool / per + 1);
+  std::size_t off = 0;  // in results
   for (auto _ : state) {
-    if (impl.fn2) {
-      impl.fn2(in.data() + off, in2.data() + off, out.data() + off, n);
-    } else {
-      impl.fn(in.data() + off, out.data() + off, n);
-    }
-    benchmark::DoNotOptimize(out.data());
+    const void* in[4] = {};
+    void* out[2] = {};
+    for (int k = 0; k < f.inputs(); ++k) in[k] = in_pools[k].data() + off * per;
+    for (int j = 0; j < f.outputs(); ++j) out[j] = out_pools[j].data() + off;
+    impl.fn(in, out, results);
+    benchmark::DoNotOptimize(out_pools[0].data());
     benchmark::ClobberMemory();
-    off = (off + n) % pool;
+    off = (off + results) % (pool / per);
+    if (off + results > pool / per) off = 0;
   }
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(n));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(results * per));
 }
 
 const char* TargetName(Target t) { return t == Target::kAvx512 ? "avx512" : t == Target::kAvx2 ? "avx2" : "native"; }
@@ -752,27 +925,34 @@ int Main(int argc, char** argv) {
 
   bool ok = true;
   std::string order;  // the timed cases in registry order, for bench/math_ratios.py
-  for (const Row& row : kRows) {
+  for (const FunctionInfo& f : accelmath::functions()) {
     bool fallback = false;
-    const Range range = InputRange(row, &fallback);
+    const InputSet set = InputSetOf(f, &fallback);
     if (fallback) {
-      std::fprintf(stderr, "bench_math: no input rule fits %s; timing it on %s (add it to kRangeOverrides)\n",
-                   row.name, range.Describe().c_str());
+      std::fprintf(stderr, "bench_math: no input rule fits %s; timing it on %s (add it to kRangeOverrides)\n", f.name,
+                   set.Describe().c_str());
     }
-    const std::vector<Impl> all_impls = Impls(row, libs);
     // The row's input set, then its extra ones ("sin@huge"), each checked and timed alike.
-    std::vector<std::pair<std::string, Range>> cases = {{row.name, range}};
+    std::vector<std::pair<std::string, InputSet>> cases = {{f.name, set}};
     for (const auto& e : kExtraRanges) {
-      if (e.name == row.name) cases.emplace_back(std::string(row.name) + "@" + std::string(e.label), e.range);
+      if (e.name != f.name) continue;
+      InputSet extra;
+      for (int k = 0; k < f.inputs(); ++k) extra.ranges.push_back(k == 1 && e.second.hi > e.second.lo ? e.second : e.range);
+      extra.row_length = e.row_length ? e.row_length : set.row_length;
+      cases.emplace_back(std::string(f.name) + "@" + std::string(e.label), extra);
     }
-    for (const auto& [name, r] : cases) {
-      std::string summary;
-      std::vector<Impl> impls = all_impls;
-      ok = Check(row, impls, Pool(r, 4096), Pool(r, 4096, kSecondSeed), libs, &summary) && ok;
-      benchmark::AddCustomContext("inputs_" + name, (row.binary ? "each input, independently: " : "") + r.Describe());
+    for (const auto& [name, s] : cases) {
+      std::string summary, sleef_symbol;
+      std::vector<Impl> impls = Impls(f, libs, s.row_length, &sleef_symbol);
+      ok = Check(f, impls, s, libs, &summary) && ok;
+      benchmark::AddCustomContext("inputs_" + name, s.Describe());
       benchmark::AddCustomContext("check_" + name, summary);
+      if (!sleef_symbol.empty() && sleef_symbol.find("_u10") == std::string::npos) {
+        benchmark::AddCustomContext("sleef_" + name, sleef_symbol);
+      }
       for (const Impl& impl : impls) {
-        benchmark::RegisterBenchmark((name + "/" + impl.label).c_str(), [impl, r = r](benchmark::State& s) { Run(s, impl, r); })
+        benchmark::RegisterBenchmark((name + "/" + impl.label).c_str(),
+                                     [&f, impl, s = s](benchmark::State& st) { Run(st, f, impl, s); })
             ->Arg(1 << 10)
             ->Arg(1 << 16)
             ->Arg(1 << 24);

@@ -3,7 +3,11 @@
 9 repetitions in random interleaved order, and prints the tables of docs/performance.md: per function,
 the median throughput of accelmath and of each anchor at 64K elements, and accelmath's ratio to
 Intel MKL VM (HA), SLEEF u10 and libmvec at 1K, 64K and 16M elements, all from the same run. A row
-"f@label" is f on another input set (sin@huge: |x| up to 1e30; the inputs line says which).
+"f@label" is f on another input set (sin@huge: |x| up to 1e30; pow@negbase: negative bases and
+integer exponents; norm@row1024: rows of 1024; the inputs line says which). The SLEEF column is
+SLEEF's u10 function, or its u05 or exact one where it has no u10 (sqrt, hypot, fma, floor, ...: the
+line under the table names them). Sizes count elements: a function of rows (norm) runs n / 16 rows
+of 16 (n / 1024 rows of 1024).
 
     python3 bench/math_ratios.py [--exe build/bench_math] [--filter exp,log,...] [--targets avx2,avx512]
 
@@ -50,7 +54,7 @@ def run(exe, target, args):
            "--benchmark_enable_random_interleaving=true"]
     if args.filter:
         names = "|".join(f.strip() for f in args.filter.split(",") if f.strip())
-        cmd.append(f"--benchmark_filter=^({names})(@[a-z]+)?/")  # sin also times sin@huge
+        cmd.append(f"--benchmark_filter=^({names})(@[a-z0-9]+)?/")  # sin also times sin@huge
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}")
@@ -102,6 +106,10 @@ def table(target, model, context, rows, args):
         print("| " + " | ".join(line) + " |")
     print()
     print("Inputs (fixed seed): " + "; ".join(f"{fn} {context.get('inputs_' + fn, '?')}" for fn in rows) + ".")
+    sleef = [f"{fn} {context['sleef_' + fn]}" for fn in rows if "sleef_" + fn in context]
+    if sleef:
+        print()
+        print("SLEEF functions other than u10 in the SLEEF column: " + "; ".join(sleef) + ".")
     print()
 
 

@@ -4,25 +4,35 @@
 // otherwise contract a*b + c into fma) and without --use_fast_math.
 #include "backend/lane_functions.h"
 
-// Every registry function, one element per thread, as the CUDA port's per-element API will call them.
-#define ACCELMATH_CUDA_Unary(name, eval)                                            \
-  __global__ void name##Kernel(const float* x, float* y, float*, int n) {           \
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;                            \
-    if (i < n) y[i] = accelmath::lane::EvalOne<accelmath::Eval::k##eval>(accelmath::lane::name##Kernel{}, x[i]); \
-  }
-#define ACCELMATH_CUDA_UnaryPair(name, eval)                                                                     \
-  __global__ void name##Kernel(const float* x, float* y1, float* y2, int n) {                                    \
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;                                                         \
-    if (i < n) accelmath::lane::EvalPair<accelmath::Eval::k##eval>(accelmath::lane::name##Kernel{}, x[i], y1 + i, y2 + i); \
-  }
-#define ACCELMATH_CUDA_Binary(name, eval)                                                                          \
-  __global__ void name##Kernel(const float* x1, const float* x2, float* y, int n) {                                \
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;                                                           \
-    if (i < n) y[i] = accelmath::lane::EvalBinary<accelmath::Eval::k##eval>(accelmath::lane::name##Kernel{}, x1[i], x2[i]); \
-  }
-#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...) ACCELMATH_CUDA_##shape(name, eval)
+// Every registry function, one element (a Rows row: one row) per thread, on type-erased operand
+// arrays as the array loops see them (lane::EvalAt, whatever the row's shape).
+template <accelmath::Eval E, accelmath::Shape S, class K>
+__global__ void RowKernel(void* const* out, const void* const* in, size_t count, size_t row_length) {
+  const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (i < count) accelmath::lane::EvalAt<E, S>(K{}, out, in, i, row_length);
+}
+#define ACCELMATH_OP(name, shape, driver, kernel, eval, ...)                                               \
+  template __global__ void RowKernel<accelmath::Eval::k##eval, accelmath::Shape::k##shape,                \
+                                     accelmath::lane::name##Kernel>(void* const*, const void* const*, size_t, size_t);
 #include "accelmath/ops.def"
 #undef ACCELMATH_OP
+
+// The per-element API's typed calls of each new shape, as a CUDA port's scalar functions would make them.
+__global__ void TypedKernel(const float* x, const int* n, float* y, int* e, unsigned char* p, int count) {
+  using accelmath::Eval;
+  using accelmath::Shape;
+  namespace lane = accelmath::lane;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  y[i] = lane::EvalElement<Eval::kF32, Shape::kTernary>(lane::fmaKernel{}, x[i], x[i], x[i]).first;
+  y[i] += lane::EvalElement<Eval::kF64, Shape::kQuaternary>(lane::norm4dKernel{}, x[i], x[i], x[i], x[i]).first;
+  e[i] = lane::EvalElement<Eval::kF64, Shape::kToInt32>(lane::ilogbKernel{}, x[i]).first;
+  p[i] = lane::EvalElement<Eval::kF32, Shape::kPredicate>(lane::isnanKernel{}, x[i]).first;
+  const auto me = lane::EvalElement<Eval::kF64, Shape::kSplitExponent>(lane::frexpKernel{}, x[i]);
+  y[i] += me.first + float(me.second);
+  y[i] += lane::EvalElement<Eval::kF64, Shape::kScaleExponent>(lane::ldexpKernel{}, x[i], n[i]).first;
+  y[i] += lane::EvalRows<Eval::kF64>(lane::normKernel{}, size_t(count), x);
+}
 
 // MX: the E4M3 codec and an OCP scale, per element, as a CUDA kernel would call them.
 #include "kernels/mx-inl.h"

@@ -4,6 +4,7 @@
 // (this file is also run under ASan + UBSan: scripts/test, build-asan).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -17,6 +18,7 @@
 #include "accelmath/mx.h"
 #include "accelmath/registry.h"
 #include "cli/atomic_cmd.h"
+#include "shape_test_util.h"
 
 namespace {
 
@@ -33,25 +35,69 @@ TEST(HostileCAbi, NullPointersWithCountAreAnError) {
   EXPECT_EQ(accelmath_ndtri_f32(nullptr, buf, 4), 8);
   EXPECT_EQ(buf[0], 0.1f);
   EXPECT_EQ(accelmath_ndtri_f32(nullptr, nullptr, 0), 0);  // n == 0: nothing to read or write
+  // Every row, whatever its shape: each operand null in turn (and all of them), through the C ABI
+  // and FunctionInfo::run; nothing written; n == 0 accepts nulls.
   for (const auto& f : accelmath::functions()) {
     SCOPED_TRACE(f.name);
-    float a[4] = {0.5f, 0.5f, 0.5f, 0.5f}, b[4] = {7, 7, 7, 7}, c[4] = {7, 7, 7, 7};
-    EXPECT_EQ(f.run_c_abi(nullptr, nullptr, nullptr, nullptr, 4), 8);
-    EXPECT_EQ(f.run_c_abi(nullptr, nullptr, nullptr, nullptr, std::numeric_limits<size_t>::max()), 8);
-    EXPECT_EQ(f.run_c_abi(nullptr, nullptr, nullptr, nullptr, 0), 0);
-    EXPECT_EQ(f.run_c_abi(b, c, nullptr, a, 4), 8);
-    EXPECT_EQ(f.run_c_abi(nullptr, c, a, a, 4), 8);
-    if (f.outputs() == 2) {
-      EXPECT_EQ(f.run_c_abi(b, nullptr, a, a, 4), 8);
+    const bool rows = f.shape == accelmath::Shape::kRows;
+    const std::size_t rl = rows ? 3 : 0;
+    accelmath::test::Operands o = accelmath::test::RandomOperands(f, 4, 1, rl);
+    const std::vector<void*> none_out(2, nullptr);
+    const std::vector<const void*> none_in(4, nullptr);
+    EXPECT_EQ(f.run_c_abi(none_out.data(), none_in.data(), 4, rl), 8);
+    EXPECT_EQ(f.run_c_abi(none_out.data(), none_in.data(), std::numeric_limits<size_t>::max(), rl), 8);
+    EXPECT_EQ(f.run_c_abi(none_out.data(), none_in.data(), 0, rl), 0);
+    EXPECT_EQ(f.run(none_out.data(), none_in.data(), 4, rl), Status::kNullPointer);
+    EXPECT_EQ(f.run(none_out.data(), none_in.data(), 0, rl), Status::kOk);
+    for (int which = 0; which < f.outputs() + f.inputs(); ++which) {
+      auto out = o.outs();
+      auto in = o.ins();
+      if (which < f.outputs()) {
+        out[which] = nullptr;
+      } else {
+        in[which - f.outputs()] = nullptr;
+      }
+      EXPECT_EQ(f.run_c_abi(out.data(), in.data(), 4, rl), 8) << "operand " << which;
+      EXPECT_EQ(f.run(out.data(), in.data(), 4, rl), Status::kNullPointer) << "operand " << which;
     }
-    if (f.inputs() == 2) {
-      EXPECT_EQ(f.run_c_abi(b, c, a, nullptr, 4), 8);
+    for (const auto& b : o.out) {
+      for (std::size_t i = 0; i < 4; ++i) EXPECT_FALSE(b.written(i));
     }
-    EXPECT_EQ(b[0], 7.0f);
-    EXPECT_EQ(c[0], 7.0f);
-    EXPECT_EQ(f.run_c_abi(b, c, a, a, 4), 0);  // and the real call still works
+    EXPECT_EQ(o.RunCAbi(), 0);  // and the real call still works
+    for (const auto& b : o.out) EXPECT_TRUE(b.written(3));
   }
-  EXPECT_STRNE(accelmath::status_message(Status::kNullPointer), "unknown status");
+}
+
+// Rows (norm, rnorm): src holds count * n floats, so it may be null when n == 0 (empty rows, which
+// give the kernel's value of +0); a count * n beyond size_t describes no array: kBufferTooSmall (1),
+// nothing written, before anything is read.
+TEST(HostileCAbi, RowsOfNoElementsAndRowCountsThatOverflow) {
+  int checked = 0;
+  for (const auto& f : accelmath::functions()) {
+    if (f.shape != accelmath::Shape::kRows) continue;
+    ++checked;
+    SCOPED_TRACE(f.name);
+    float dst[4] = {7, 7, 7, 7}, src[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    void* out[1] = {dst};
+    const void* none[1] = {nullptr};
+    const void* in[1] = {src};
+    float empty = 7;
+    void* out_empty[1] = {&empty};
+    const float zeros[1] = {0.0f};
+    const void* in_zeros[1] = {zeros};
+    f.run_scalar(out_empty, in_zeros, 0);  // the empty row's value
+    EXPECT_EQ(f.run_c_abi(out, none, 4, 0), 0);
+    for (float d : dst) EXPECT_EQ(accelmath::test::Bits(d), accelmath::test::Bits(empty));
+    EXPECT_EQ(f.run(out, none, 4, 0), Status::kOk);
+    std::fill(dst, dst + 4, 7.0f);
+    for (std::size_t n : {std::size_t{2}, std::size_t{3}, std::numeric_limits<size_t>::max()}) {
+      const std::size_t count = std::numeric_limits<size_t>::max() / n + 1;
+      EXPECT_EQ(f.run_c_abi(out, in, count, n), 1) << n;
+      EXPECT_EQ(f.run(out, in, count, n), Status::kBufferTooSmall) << n;
+    }
+    for (float d : dst) EXPECT_EQ(d, 7.0f);
+  }
+  EXPECT_GE(checked, 1) << "no Rows row: this test checks nothing";
 }
 
 }  // namespace

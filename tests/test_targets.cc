@@ -1,7 +1,8 @@
-// Bit-identity of every path, for every function of the registry: the scalar lane
-// (accelmath::scalar) and every Highway target that is compiled in and supported by this machine,
-// each forced in turn through the public array API (a function of two inputs on pairs that mix
-// magnitudes, signs and special values of both inputs across the lanes).
+// Bit-identity of every path, for every function of the registry whatever its shape: the scalar
+// lane (accelmath::scalar, one element at a time) and every Highway target that is compiled in and
+// supported by this machine, each forced in turn through the public array API, on inputs that mix
+// magnitudes, signs and special values (subnormals, infinities, NaNs with payloads) of every input
+// across the lanes of each vector; every output compared bit for bit, NaN bits included.
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -14,105 +15,80 @@
 
 #include "accelmath/accelmath.h"
 #include "accelmath/registry.h"
-#include "accuracy/sweep.h"
+#include "shape_test_util.h"
 #include "test_util.h"
 
 namespace {
 
-using accelmath::test::Bits;
-
-std::vector<float> Inputs() {
-  // The random part interleaves four kinds of input (random bit patterns, [0, 1], (0, 1), [-150, 150]),
-  // so every vector mixes magnitudes, signs and special values across its lanes: a range reduction or
-  // region choice must not leak between lanes. The edge cases are shuffled for the same reason.
-  std::vector<float> v = accelmath::sweep::sample(1 << 18, 7);
-  std::shuffle(v.begin() + (1 << 18), v.end(), std::mt19937(11));
-  // Every subnormal exponent and a dense run of the smallest subnormals: DESIGN.md requires a
-  // subnormal input to give the same bits on every path.
-  for (std::uint32_t b = 1; b < 4096; ++b) v.push_back(accelmath::test::FromBits(b));
-  for (std::uint32_t b = 1; b < 0x00800000u; b = b * 3 + 1) v.push_back(accelmath::test::FromBits(b));
-  return v;
-}
-
-// The pairs of a two-input row: its structured sample (every exponent pair and sign combination,
-// the diagonals, the axes; consecutive pairs fall in distant cells, so each vector mixes them),
-// its edge pairs shuffled, then the inputs above paired with a shuffled copy of themselves.
-void Pairs(const accelmath::FunctionInfo& f, std::vector<float>& x1, std::vector<float>& x2) {
-  const accelmath::sweep::PairSample sample(1 << 18, 7, &f);
-  sample.materialise(x1, x2);
-  std::vector<std::size_t> order(sample.edges());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = x1.size() - order.size() + i;
-  std::vector<std::size_t> shuffled = order;
-  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(11));
-  const std::vector<float> e1 = x1, e2 = x2;
-  for (std::size_t i = 0; i < order.size(); ++i) x1[order[i]] = e1[shuffled[i]], x2[order[i]] = e2[shuffled[i]];
-  const std::vector<float> one = Inputs();
-  std::vector<float> other = one;
-  std::shuffle(other.begin(), other.end(), std::mt19937(13));
-  x1.insert(x1.end(), one.begin(), one.end());
-  x2.insert(x2.end(), other.begin(), other.end());
-}
+using accelmath::Shape;
+using accelmath::test::Operands;
 
 struct TargetReset {
   ~TargetReset() { hwy::SetSupportedTargetsForTest(0); }
 };
 
-// in2: the second inputs of a two-input row (ignored by the others).
-void CheckAllTargets(const accelmath::FunctionInfo& f, const std::vector<float>& in, const std::vector<float>& in2) {
-  // Each result of the function: one column per output, both in one vector for UnaryPair rows.
-  const std::size_t n_in = in.size(), k = static_cast<std::size_t>(f.outputs());
-  std::vector<float> want(k * n_in);
-  for (std::size_t i = 0; i < n_in; ++i) f.run_scalar(in[i], in2[i], &want[i], &want[(k - 1) * n_in + i]);
+// The inputs of a row (not Rows): random inputs of every class (RandomOperands), the row's special
+// values in every lane position, every pair of edge values for the first two float inputs (shuffled
+// so that each vector mixes them), and, as first input, every subnormal exponent and a dense run of
+// the smallest subnormals (DESIGN.md: a subnormal input gives the same bits on every path).
+Operands Inputs(const accelmath::FunctionInfo& f) {
+  using accelmath::test::ET;
+  Operands o = accelmath::test::Concat(accelmath::test::RandomOperands(f, 1 << 18, 7),
+                                       accelmath::test::SpecialArrays(f).in);
+  const std::vector<float> edges = accelmath::test::EdgeFloats();
+  std::vector<std::pair<float, float>> pairs;
+  for (float a : edges) {
+    for (float b : edges) pairs.emplace_back(a, b);
+  }
+  std::shuffle(pairs.begin(), pairs.end(), std::mt19937(11));
+  std::vector<std::uint32_t> subnormals;
+  for (std::uint32_t b = 1; b < 4096; ++b) subnormals.push_back(b);
+  for (std::uint32_t b = 1; b < 0x00800000u; b = b * 3 + 1) subnormals.push_back(b), subnormals.push_back(b | 0x80000000u);
+  Operands extra = accelmath::test::RandomOperands(f, pairs.size() + subnormals.size(), 13);
+  for (std::size_t j = 0; j < pairs.size(); ++j) {
+    extra.in[0].set(j, {pairs[j].first, 0});
+    if (extra.in.size() > 1 && extra.in[1].type() == ET::kF32) extra.in[1].set(j, {pairs[j].second, 0});
+  }
+  for (std::size_t j = 0; j < subnormals.size(); ++j) extra.in[0].set_bits(pairs.size() + j, subnormals[j]);
+  return accelmath::test::Concat(o, extra);
+}
+
+void CheckAllTargets(Operands in) {
+  Operands want = in.Fresh();
+  want.RunScalar();
   TargetReset reset;
   const auto targets = hwy::SupportedAndGeneratedTargets();
   ASSERT_FALSE(targets.empty());
   for (const auto target : targets) {
     hwy::SetSupportedTargetsForTest(target);
-    const std::string name = hwy::TargetName(target);
-    SCOPED_TRACE(name);
-    std::vector<float> got(k * n_in);
-    ASSERT_EQ(f.run(std::span<float>(got.data(), n_in), std::span<float>(got.data() + (k - 1) * n_in, n_in), in, in2,
-                    n_in),
-              accelmath::Status::kOk);
-    std::size_t mismatches = 0;
-    for (std::size_t j = 0; j < k * n_in && mismatches < 10; ++j) {
-      if (Bits(got[j]) != Bits(want[j])) {
-        ++mismatches;
-        const float x = in[j % n_in], x2 = in2[j % n_in];
-        char what[128];  // the input, or the pair
-        if (f.inputs() == 2) {
-          std::snprintf(what, sizeof what, "(%.9g, %.9g) (0x%08x, 0x%08x)", x, x2, Bits(x), Bits(x2));
-        } else {
-          std::snprintf(what, sizeof what, "(%.9g) (0x%08x)", x, Bits(x));
-        }
-        ADD_FAILURE() << f.name << what << ", result " << j / n_in + 1 << ": target 0x" << std::hex << Bits(got[j])
-                      << ", scalar 0x" << Bits(want[j]);
-      }
-    }
-    // Every length 1..40 exercises the masked tail of each vector width.
-    for (std::size_t n = 1; n <= 40; ++n) {
-      std::vector<float> part1(n), part2(n);
-      ASSERT_EQ(f.run(part1, part2, std::span<const float>(in.data() + 1000, n), std::span<const float>(in2.data() + 1000, n), n),
-                accelmath::Status::kOk);
-      EXPECT_EQ(0, std::memcmp(part1.data(), want.data() + 1000, 4 * n)) << "length " << n;
-      if (k == 2) {
-        EXPECT_EQ(0, std::memcmp(part2.data(), want.data() + n_in + 1000, 4 * n)) << "length " << n;
-      }
+    SCOPED_TRACE(hwy::TargetName(target));
+    Operands got = in.Fresh();
+    ASSERT_EQ(got.Run(), accelmath::Status::kOk);
+    accelmath::test::CompareOutputs(got, want, "target");
+    // Every length 1..40 exercises the partial last vector of each width.
+    const std::size_t first = std::min<std::size_t>(1000, in.count / 2);
+    for (std::size_t n = 1; n <= 40 && first + n <= in.count; ++n) {
+      Operands part = accelmath::test::Slice(in, first, n).Fresh();
+      ASSERT_EQ(part.Run(), accelmath::Status::kOk);
+      EXPECT_EQ(accelmath::test::CompareOutputs(part, accelmath::test::Slice(want, first, n), "length " + std::to_string(n), 2),
+                0u);
     }
   }
 }
 
 TEST(Targets, EveryFunctionIsBitIdenticalOnEveryPath) {
-  const std::vector<float> in = Inputs();
   for (const auto target : hwy::SupportedAndGeneratedTargets()) std::printf("  target %s\n", hwy::TargetName(target));
   for (const auto& f : accelmath::functions()) {
     SCOPED_TRACE(f.name);
-    if (f.inputs() == 2) {
-      std::vector<float> x1, x2;
-      Pairs(f, x1, x2);
-      CheckAllTargets(f, x1, x2);
-    } else {
-      CheckAllTargets(f, in, in);
+    if (f.shape != Shape::kRows) {
+      CheckAllTargets(Inputs(f));
+      continue;
+    }
+    // Rows: every length around the 16 partials and the vector widths, rows of mixed scales with
+    // zeros, subnormals, infinities and NaNs (RandomRow).
+    for (std::size_t n : {0u, 1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 32u, 33u, 64u, 100u, 1000u}) {
+      SCOPED_TRACE("row length " + std::to_string(n));
+      CheckAllTargets(accelmath::test::RandomOperands(f, std::max<std::size_t>(64, 20000 / (n + 1)), 17 + n, n));
     }
   }
 }

@@ -1,5 +1,6 @@
 """Every registry function through the package, bit for bit against the C++ CLI (`accelmath run`),
-on random bit patterns, [-8, 8) and special values; the registry as the package exposes it."""
+on random bit patterns, [-8, 8) and special values (and int32 exponents for ldexp); the registry as
+the package exposes it. The shapes beyond one and two float inputs: test_shapes.py."""
 import numpy as np
 import pytest
 
@@ -12,19 +13,35 @@ def test_every_registry_function_is_exposed(cli):
     assert [f.name for f in accelmath.functions] == listed
     for f in accelmath.functions:
         fn = getattr(accelmath, f.name)
-        assert fn.__name__ == f.name and f.name in fn.__doc__ or "accelmath::" + f.name in fn.__doc__
-        assert f"{f.bound_ulp:g} ulp" in fn.__doc__
+        assert fn.__name__ == f.name and "accelmath::" + f.name in fn.__doc__
+        assert (f"{f.bound_ulp:g} ulp" in fn.__doc__) if f.bound_ulp else ("Exact" in fn.__doc__)
         assert f.name in accelmath.__all__
+        # The Python arguments: the row's names, then out.
+        assert fn.__code__.co_varnames[:fn.__code__.co_argcount] == (*f.args, "out")
+        assert len(f.args) == f.inputs
+
+
+def int_sample(n, seed):
+    """n int32 exponents: mostly in [-300, 300] (every outcome of ldexp), some anywhere, and the extremes."""
+    rng = np.random.default_rng(seed)
+    k = rng.integers(-300, 301, n).astype(np.int32)
+    k[::7] = rng.integers(-2**31, 2**31, len(k[::7])).astype(np.int32)
+    k[:4] = [-2**31, 2**31 - 1, -2**31 + 1, 2**31 - 2]
+    return k
 
 
 @pytest.mark.parametrize("name", [f.name for f in accelmath.functions])
 def test_bit_identical_to_cli(name, cli, tmp_path):
     info = next(f for f in accelmath.functions if f.name == name)
-    # 2-D: the CLI keeps the shape. A second input (two-input rows) is another sample, reversed so
-    # that the specials meet the random values and, in the middle, each other.
+    # 2-D: the CLI keeps the shape (a function of rows reduces the last axis: rows of 2 here). Each
+    # further input is another sample, reversed so that the specials meet the random values and, in
+    # the middle, each other; ldexp's n is int32.
     xs = [sample(1 << 15, seed=len(name)).reshape(-1, 2)]
-    if info.inputs == 2:
-        xs.append(np.ascontiguousarray(sample(1 << 15, seed=len(name) + 1)[::-1]).reshape(-1, 2))
+    for k in range(1, info.inputs):
+        if info.shape == "ScaleExponent":
+            xs.append(int_sample(xs[0].size, seed=k).reshape(xs[0].shape))
+        else:
+            xs.append(np.ascontiguousarray(sample(1 << 15, seed=len(name) + k)[::-1]).reshape(-1, 2))
     x = xs[0]
     for k, a in enumerate(xs):
         np.save(tmp_path / f"x{k}.npy", a)
@@ -34,10 +51,19 @@ def test_bit_identical_to_cli(name, cli, tmp_path):
     got = getattr(accelmath, name)(*xs)
     got = got if info.outputs == 2 else (got,)
     assert len(got) == info.outputs
+    shape = x.shape[:-1] if info.shape == "Rows" else x.shape
     for g, o in zip(got, outs):
         want = np.load(o)
-        assert g.shape == x.shape and g.dtype == np.float32
-        np.testing.assert_array_equal(bits(g), bits(want), err_msg=f"{name} differs from the CLI")
+        assert g.shape == shape
+        if want.dtype == np.float32:
+            assert g.dtype == np.float32
+            np.testing.assert_array_equal(bits(g), bits(want), err_msg=f"{name} differs from the CLI")
+        elif want.dtype == np.uint8:  # predicates: bool in Python, the same 0/1 bytes
+            assert g.dtype == np.bool_
+            np.testing.assert_array_equal(g.view(np.uint8), want, err_msg=f"{name} differs from the CLI")
+        else:
+            assert g.dtype == want.dtype == np.int32
+            np.testing.assert_array_equal(g, want, err_msg=f"{name} differs from the CLI")
 
 
 def test_known_values():
@@ -59,7 +85,7 @@ def test_known_values():
                                                                                 1e-45])))
 
 
-@pytest.mark.parametrize("name", [f.name for f in accelmath.functions if f.inputs == 2])
+@pytest.mark.parametrize("name", [f.name for f in accelmath.functions if f.shape == "Binary"])
 def test_two_inputs(name):
     """x1 and x2 of one shape (no broadcasting), any strides, out= either of them; errors name the argument."""
     fn = getattr(accelmath, name)

@@ -428,7 +428,7 @@ int OracleCheck(const std::string& op, bool all, std::size_t samples, std::uint6
     if (!o) return Error(std::string("no oracle row for ") + f.name);
     if (!o->has_tiers()) {  // a UnaryPair row (its parts are checked on their own rows), or a reference
       std::printf("%-15s %s: no tiers of its own%s\n", f.name, o->source,
-                  o->has_reference() ? " (an exact reference: tests/test_oracle.cc checks it against MPFR)" : "");
+                  o->has_reference() ? " (an exact reference, checked by Oracle.ReferencesAgreeWithMpfr in tests/test_oracle.cc)" : "");
       continue;
     }
     const auto cases = accelmath::sweep::sample_for(f, samples, seed);

@@ -431,10 +431,13 @@ int report_with_figures(const std::string& dir) {
   const std::string exe_dir = ExeDir();
   Progress progress("report figures", functions().size() + 3, "steps");
   bool ok = WriteText(root / "report.txt", text);
-  std::string functions_csv = "name,outputs,bound,libm,mkl,domain,inputs\n";
+  std::string functions_csv = "name,outputs,bound,libm,mkl,domain,inputs,shape\n";
+  const char* const kShapes[] = {"Unary", "UnaryPair", "Binary", "Ternary", "Quaternary", "ToInt32", "Predicate",
+                                 "SplitExponent", "ScaleExponent", "Rows"};
   for (const FunctionInfo& f : functions()) {
     functions_csv += std::string(f.name) + "," + std::to_string(f.outputs()) + "," + std::to_string(f.bound_ulp) + "," +
-                     f.libm + "," + f.mkl + ",\"" + f.domain + "\"," + std::to_string(f.inputs()) + "\n";
+                     f.libm + "," + f.mkl + ",\"" + f.domain + "\"," + std::to_string(f.inputs()) + "," +
+                     kShapes[static_cast<int>(f.shape)] + "\n";
   }
   ok = ok && WriteText(data / "functions.csv", functions_csv);
   std::FILE* atomic_rows = std::fopen((data / "atomic-rows.csv").string().c_str(), "w");

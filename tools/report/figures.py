@@ -342,12 +342,18 @@ def main(argv):
           "log1p and ndtri (its normal quantile). "
           "The exhaustive numbers (every float32) are in docs/accuracy.md.", ""]
     for row in rows:
-        if row["outputs"] != "1":
+        shape = row.get("shape", "Unary")
+        if shape == "UnaryPair":
             md += [f"- **{row['name']}**: two results, bit-identical to its parts (the text report checks it).", ""]
             continue
-        if row.get("inputs", "1") != "1":
-            md += [f"- **{row['name']}**: two inputs, no per-binade figure (the text report measures it on pairs; "
-                   "`accelmath sweep` on its structured sample).", ""]
+        if row.get("inputs", "1") != "1" or shape == "Rows":
+            what = "rows" if shape == "Rows" else f"{row['inputs']} inputs"
+            md += [f"- **{row['name']}**: {what}, no per-binade figure (the text report measures it on its "
+                   "structured sample, as `accelmath sweep` does).", ""]
+            continue
+        if shape != "Unary" or float(row["bound"]) == 0:
+            md += [f"- **{row['name']}**: exact, no per-binade figure (the text report and `accelmath sweep` check "
+                   "every result bit for bit against its reference).", ""]
             continue
         path = os.path.join(data, f"{row['name']}.accuracy.npy")
         if not os.path.exists(path):

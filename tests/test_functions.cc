@@ -244,8 +244,9 @@ TEST(Functions, RowsSumInTheDocumentedOrder) {
   // 2^-12 and 2^-24 (positions 0, 2, 3, 5, 6) sum to t^2 exactly. `up`: tiny (2^-26, square 2^-52)
   // at 8 and 24 make partial 8 2^-51, which joins 2.25 exactly: the sum exceeds t^2 and rounds up
   // (one partial or 8 partials add them to 2.25's partial one by one, each a tie lost to even).
-  // `tree`: tiny at 1 and 9 meet each other first in the documented tree (p[1] + p[9]) and are kept;
-  // an adjacent-pairs tree adds p[1] to 2.25 first, and p[9] to the sum last: both lost.
+  // `tree` (also cut to 16 and 10 elements): tiny at 1 and 9 meet each other first in the
+  // documented tree (p[1] + p[9]) and are kept; an adjacent-pairs tree adds p[1] to 2.25 first, and
+  // p[9] to the sum last: both lost.
   for (int k : {0, -40, 37, -70, 60}) {
     const float big = std::ldexp(1.5f, k), a = std::ldexp(1.0f, k - 12), b = std::ldexp(1.0f, k - 24),
                 tiny = std::ldexp(1.0f, k - 26);
@@ -255,6 +256,8 @@ TEST(Functions, RowsSumInTheDocumentedOrder) {
     up[8] = tiny, up[24] = -tiny;
     tree[1] = tiny, tree[9] = tiny;
     rows.push_back(base), rows.push_back(up), rows.push_back(tree);
+    // Rows of at most 16 elements take another loop (one row per lane): the same tree there.
+    rows.emplace_back(tree.begin(), tree.begin() + 16), rows.emplace_back(tree.begin(), tree.begin() + 10);
   }
   int sensitive = 0;
   for (const auto& row : rows) {
@@ -262,7 +265,7 @@ TEST(Functions, RowsSumInTheDocumentedOrder) {
     sensitive += want != float(std::sqrt(SumInOrder(row, 1, false))) || want != float(std::sqrt(SumInOrder(row, 8, false))) ||
                  want != float(std::sqrt(SumInOrder(row, 16, true)));
   }
-  EXPECT_EQ(sensitive, 10) << "the tie rows no longer tell the orders apart";
+  EXPECT_EQ(sensitive, 20) << "the tie rows no longer tell the orders apart";
   // Random rows of every length around the 16 partials, magnitudes 2^-30 .. 2^30.
   std::mt19937_64 g(3);
   for (std::size_t n : {0u, 1u, 2u, 3u, 7u, 15u, 16u, 17u, 31u, 32u, 33u, 47u, 100u, 1000u}) {

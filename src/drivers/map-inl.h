@@ -1,7 +1,7 @@
 // The map driver: one kernel on every lane of an array (Map rows of the registry, every shape but
 // Rows: one to four inputs, float32 or int32; one or two results, float32, int32 or uint8), per
-// Highway target. Full vectors (two per iteration), then the partial last vector through small
-// zero-filled copies, so nothing past n is read or written whatever the element type. The vector of
+// Highway target. Full vectors (two per iteration), then the partial last vector with masked loads
+// and stores, so nothing past n is read or written whatever the element type. The vector of
 // each input holds Lanes(evaluation lanes) elements: F64 rows load Lanes(ScalableTag<double>)
 // floats (or int32), widen them exactly, run the kernel in binary64 lanes and round each float
 // result once (DemoteTo); F32 rows run on float lanes directly (drivers/eval-inl.h, EvalShape).
@@ -14,7 +14,6 @@
 
 #include <hwy/highway.h>
 
-#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -35,23 +34,44 @@ HWY_INLINE auto LoadInput(DE /*de*/, const void* const* src, size_t i) {
   return LoadU(Rebind<T, DE>(), static_cast<const T*>(src[I]) + i);
 }
 
-// Stores result k of a row of shape S at element i of the array dst[k].
+// The same, of the first `live` elements only (the others zero): the partial last vector.
+template <Shape S, int I, class DE>
+HWY_INLINE auto LoadInputFirst(DE /*de*/, const void* const* src, size_t i, size_t live) {
+  using T = ::accelmath::detail::Element<::accelmath::detail::kOperands<S>.in[I]>;
+  const Rebind<T, DE> dt;
+  return MaskedLoad(FirstN(dt, live), dt, static_cast<const T*>(src[I]) + i);
+}
+
+// Stores result k of a row of shape S at element i of the array dst[k]: a whole vector, or
+// (live < Lanes) its first `live` elements only. (Highway stores the first elements of 8-bit lanes
+// without a native masked store one by one, never touching the others.)
 template <Shape S, class DE>
 struct StoreResults {
   void* const* dst;
   size_t i;
+  size_t live = 0;  // 0: the whole vector
   template <int K, class V>
   HWY_INLINE void operator()(Nth<K>, V v) const {
     using T = ::accelmath::detail::Element<::accelmath::detail::kOperands<S>.out[K]>;
-    StoreU(v, Rebind<T, DE>(), static_cast<T*>(dst[K]) + i);
+    const Rebind<T, DE> dt;
+    if (live == 0) {
+      StoreU(v, dt, static_cast<T*>(dst[K]) + i);
+    } else {
+      BlendedStore(v, FirstN(dt, live), dt, static_cast<T*>(dst[K]) + i);
+    }
   }
 };
 
-// The kernel on the vectors at element i of src[] stored at element j of dst[].
+// The kernel on the vectors at element i of every input, stored at element i of every result: whole
+// vectors, or (live > 0) the first `live` elements.
 template <Eval E, Shape S, class K, class DE, int... I>
-HWY_INLINE void MapOne(const K& k, DE de, const void* const* src, size_t i, void* const* dst, size_t j,
+HWY_INLINE void MapOne(const K& k, DE de, const void* const* src, void* const* dst, size_t i, size_t live,
                        std::integer_sequence<int, I...>) {
-  EvalShape<E, S>(k, de, StoreResults<S, DE>{dst, j}, LoadInput<S, I>(de, src, i)...);
+  if (live == 0) {
+    EvalShape<E, S>(k, de, StoreResults<S, DE>{dst, i}, LoadInput<S, I>(de, src, i)...);
+  } else {
+    EvalShape<E, S>(k, de, StoreResults<S, DE>{dst, i, live}, LoadInputFirst<S, I>(de, src, i, live)...);
+  }
 }
 
 // dst...[i] = k(src...[i]) for i < n, every operand as detail::Operands(S) describes it (the array
@@ -60,7 +80,7 @@ template <Eval E, Shape S, class K>
 HWY_INLINE void MapArray(const K& k, void* const* out, const void* const* in, size_t n, size_t /*row_length*/) {
   using ::accelmath::detail::kOperands;
   static_assert(S != Shape::kRows, "Rows rows have the SumOfSquares driver");
-  constexpr int kIn = kOperands<S>.inputs, kOut = kOperands<S>.outputs;
+  constexpr int kIn = kOperands<S>.inputs;
   using DE = std::conditional_t<E == Eval::kF64, ScalableTag<double>, ScalableTag<float>>;
   const DE de;
   const size_t N = Lanes(de);
@@ -97,28 +117,8 @@ HWY_INLINE void MapArray(const K& k, void* const* out, const void* const* in, si
       eval(i + N, a1, b1, c1, d1);
     }
   }
-  for (; i + N <= n; i += N) MapOne<E, S>(k, de, in, i, out, i, std::make_integer_sequence<int, kIn>());
-  if (i < n) {
-    // The partial last vector: its elements copied into zero-filled vectors, the results copied
-    // back. Unlike masked loads and stores this needs nothing from the target for 8-bit lanes, and
-    // touches no byte past n (the zero lanes' results are dropped).
-    const size_t r = n - i;
-    HWY_ALIGN uint8_t src_tail[kIn][HWY_MAX_BYTES] = {};
-    HWY_ALIGN uint8_t dst_tail[kOut][HWY_MAX_BYTES];
-    const void* src[kIn];
-    void* dst[kOut];
-    for (int q = 0; q < kIn; ++q) {
-      const size_t size = ::accelmath::detail::ElementSize(kOperands<S>.in[q]);
-      std::memcpy(src_tail[q], static_cast<const uint8_t*>(in[q]) + i * size, r * size);
-      src[q] = src_tail[q];
-    }
-    for (int q = 0; q < kOut; ++q) dst[q] = dst_tail[q];
-    MapOne<E, S>(k, de, src, 0, dst, 0, std::make_integer_sequence<int, kIn>());
-    for (int q = 0; q < kOut; ++q) {
-      const size_t size = ::accelmath::detail::ElementSize(kOperands<S>.out[q]);
-      std::memcpy(static_cast<uint8_t*>(out[q]) + i * size, dst_tail[q], r * size);
-    }
-  }
+  for (; i + N <= n; i += N) MapOne<E, S>(k, de, in, out, i, 0, std::make_integer_sequence<int, kIn>());
+  if (i < n) MapOne<E, S>(k, de, in, out, i, n - i, std::make_integer_sequence<int, kIn>());
 }
 
 }  // namespace accelmath::HWY_NAMESPACE

@@ -1,7 +1,7 @@
-// The last step of the SumOfSquares driver (Rows rows: norm, rnorm), shared by its Highway loop
-// (src/drivers/rows-inl.h) and the scalar lane (src/backend/lane_functions.h, also CUDA device
-// code), so both combine a row's partial sums in the same order. Plain code, compiled for every CPU
-// (included before any target's attribute region).
+// The last step of the SumOfSquares driver (Rows rows: norm, rnorm): the definition of the order in
+// which a row's partial sums combine. The scalar lane (src/backend/lane_functions.h, also CUDA
+// device code) runs it as it is; the Highway loops (src/drivers/rows-inl.h) run the same additions on
+// whole vectors. Plain code, compiled for every CPU (included before any target's attribute region).
 #pragma once
 
 #include <limits>

@@ -107,8 +107,11 @@ struct ChunkWork {
     const std::uint64_t index = ch.first + i;
     oracle::Args a;
     Value in[4];
-    if (f.shape == Shape::kRows) {
-      a.row = reinterpret_cast<const float*>(ch.in[0].data()) + i * ch.row_length;
+    if (f.shape == Shape::kRows) {  // the row as floats (a copy: the chunk holds words)
+      thread_local std::vector<float> row;
+      row.resize(ch.row_length);
+      if (ch.row_length) std::memcpy(row.data(), ch.in[0].data() + i * ch.row_length, 4 * ch.row_length);
+      a.row = row.data();
       a.n = ch.row_length;
     } else {
       for (int k = 0; k < f.inputs(); ++k) {
@@ -1005,7 +1008,7 @@ std::string markdown_row(const Result& r, const FunctionInfo& f, const std::stri
   } else {
     std::snprintf(num, sizeof num, "%.6f", r.max_ulp);
     error = num;
-    at = CaseCell(f, r.worst);
+    at = r.max_ulp == 0 ? "-" : CaseCell(f, r.worst);  // an exact function without an error: no worst case
   }
   std::snprintf(num, sizeof num, "%.6f%%", rounded);
   cr = num;

@@ -5,7 +5,7 @@
 //    (MPFR's mpfr_pow follows the same table), negative bases with integer and non-integer y,
 //    exact powers of two, pow(x, 0.5) == sqrt(x) for every float32 x >= 0, and the overflow and
 //    underflow thresholds;
-//  - cbrt/rcbrt of subnormal inputs (the accelerator header we measured is 1.7e9 ulp off there);
+//  - cbrt/rcbrt of subnormal inputs (the issue reports the accelerator header 1.7e9 ulp off there);
 //  - norms: no overflow or underflow of the squares, an infinite coordinate wins over a NaN, zeros
 //    give +0 (reciprocals +inf), norm(n < 1) is an empty row, long rows.
 #include <gtest/gtest.h>
@@ -222,7 +222,7 @@ TEST(Pow, OverflowAndUnderflowThresholds) {
 }
 
 // cbrt and rcbrt of subnormal inputs (both signs): every 97th of the 2^23 subnormals plus the 4096
-// at each end of the range, against MPFR within 1 ulp (the accelerator header we measured was
+// at each end of the range, against MPFR within 1 ulp (the issue reports the accelerator header
 // 1.7e9 ulp off here).
 TEST(Cbrt, SubnormalInputs) {
   std::vector<float> xs;

@@ -5,6 +5,10 @@
 // representable one (the rest), bit for bit, on every Highway target and on the scalar lane. So each
 // comment gives the formula and the special cases, and the measured error is "0 mismatches" against
 // an independent reference over every float32 input (unary) or a structured sample (docs/accuracy.md).
+// Measured (`accelmath sweep F --threads 2`, AVX3 on Zen 5): 0 mismatches for every function, bit for
+// bit: fabs, trunc, floor, ceil, rint, round, isnan, isinf, isfinite, logb, ilogb, frexp over all 2^32
+// inputs; fmin, fmax, copysign on 4.8e9 structured pairs; fma on 4.6e9 triples (2^28 of them near
+// cancellation); ldexp on 4.3e9 (x, n) pairs.
 // No per-lane branches. A NaN input comes out as that NaN, quieted (x + x), by a select (see
 // KeepNaN): which operand a SIMD instruction propagates, or whether a library call quiets a signaling
 // NaN, differs between paths. A NaN made from numbers (fma(inf, 0, z), inf - inf) is the canonical

@@ -240,6 +240,8 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V PowSpecial(D d, V x, V y, V r) {
 // other lane is set by PowSpecial,
 // which a vector without such a lane skips (a whole-vector test: each lane's value is the same
 // either way).
+// Measured: max 0.500000 ulp (to six digits), 100.000000% correctly rounded on the structured sample
+// of 4,831,839,358 pairs (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V PowFn(D d, V x, V y) {
   using namespace pow_roots_impl;
@@ -255,6 +257,7 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V PowFn(D d, V x, V y) {
 
 // sqrt(x): one IEEE square root in float32 lanes, correctly rounded. sqrt(-0) = -0; x < 0 (and
 // -inf): the canonical NaN; NaN quieted.
+// Measured: correctly rounded for every float32 input (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V SqrtFn(D d, V x) {
   using namespace pow_roots_impl;
@@ -274,6 +277,7 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V SqrtFn(D d, V x) {
 // rsqrt(+-0) = +-inf, rsqrt(+inf) = +0 by selects (the step would give NaN); x < 0: the canonical
 // NaN; NaN quieted. A vector with every x in [2^-64, 2^64] skips the scaling and the selects (a
 // whole-vector test: each lane's value is the same either way).
+// Measured: max 0.500000 ulp, 99.999997% correctly rounded, every float32 input (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RsqrtFn(D d, V x) {
   using namespace pow_roots_impl;
@@ -302,10 +306,12 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RsqrtFn(D d, V x) {
 // (fma), and A + (Al + w' hl + 2 w' z1 dz) rounds once (the tail's own roundings are 2^-46
 // relative): within 0.5 + 2^-19 ulp. The scalings by 2^+-q are exact (cbrt of a float32 is in
 // [2^-50, 2^43], rcbrt in [2^-43, 2^50]). Subnormal inputs are scaled inside CbrtCore, so they take
-// the same path (the accelerator header we measured was 1.7e9 ulp off there).
+// the same path (the issue reports the accelerator header 1.7e9 ulp off there).
 // cbrt(+-0) = +-0, cbrt(+-inf) = +-inf, rcbrt(+-0) = +-inf, rcbrt(+-inf) = +-0, NaN quieted; the
 // sign is put on last by bits. A vector of normal finite x only skips the subnormal scaling and the
 // selects (a whole-vector test: each lane's value is the same either way).
+// Measured over every float32 input (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md): cbrt max 0.500000 ulp, 100.000000%
+// correctly rounded; rcbrt max 0.500000 ulp, 99.999988%.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V CbrtFn(D d, V x) {
   using namespace pow_roots_impl;
@@ -348,6 +354,9 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RcbrtFn(D d, V x) {
 // rounding per term). An infinite coordinate gives +inf (reciprocals +0) even with a NaN present;
 // otherwise a NaN coordinate gives the first NaN (in argument order) quieted; all zeros give +0
 // (reciprocals +inf: 1/+0).
+// Measured (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md), each 0.500000 ulp max and 100.000000% correctly
+// rounded: hypot, rhypot on 4.8e9 structured pairs, norm3d, rnorm3d on 4.6e9 triples, norm4d, rnorm4d
+// on 4.3e9 quadruples.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V HypotFn(D d, V x, V y) {
   using namespace pow_roots_impl;
@@ -393,6 +402,8 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V Rnorm4dFn(D d, V x, V y, V z, V w)
 // infinite; +0 for an empty row), relative error below (n/16 + 4) 2^-53: within 0.5 + 2^-28 ulp for
 // rows of up to 2^20 elements, and below 1 ulp up to about 2^26. A NaN sum (a NaN element and no
 // infinite one) gives the canonical NaN: which NaN an fma propagates differs between paths.
+// Measured: 0.500000 ulp max, 100.000000% correctly rounded on 2^28 rows of 0 to 4096 elements
+// (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V NormFinish(D d, V s) {
   return pow_roots_impl::CanonicalNaN(d, Sqrt(s));

@@ -25,19 +25,8 @@ using accelmath::test::FromBits;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-// A Unary row through the registry's one signature: its array function, its per-element function.
-Status ArrayOf(const accelmath::FunctionInfo& f, std::span<float> dst, std::span<const float> src, std::size_t n) {
-  void* out[] = {dst.data()};
-  const void* in[] = {src.data()};
-  return f.run(out, in, n);
-}
-float ScalarOf(const accelmath::FunctionInfo& f, float x) {
-  float y = 0;
-  void* out[] = {&y};
-  const void* in[] = {&x};
-  f.run_scalar(out, in);
-  return y;
-}
+using accelmath::test::ArrayOf;
+using accelmath::test::ScalarOf;
 
 // A float's error in ulp against the exact tier of its oracle row (MPFR/Arb at 128 bits).
 double UlpError(const char* name, float x, float y) {

@@ -1,9 +1,13 @@
 // Helpers shared by the tests.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
+
+#include "accelmath/registry.h"
 
 namespace accelmath::test {
 
@@ -17,6 +21,20 @@ inline float FromBits(std::uint32_t b) {
   float f;
   std::memcpy(&f, &b, 4);
   return f;
+}
+
+// A Unary row through the registry's one signature: its array function, its per-element function.
+inline Status ArrayOf(const FunctionInfo& f, std::span<float> dst, std::span<const float> src, std::size_t n) {
+  void* out[] = {dst.data()};
+  const void* in[] = {src.data()};
+  return f.run(out, in, n);
+}
+inline float ScalarOf(const FunctionInfo& f, float x) {
+  float y = 0;
+  void* out[] = {&y};
+  const void* in[] = {&x};
+  f.run_scalar(out, in);
+  return y;
 }
 
 // A canary value that no ndtri result can have (a NaN with a payload the kernels never produce).

@@ -101,18 +101,32 @@ HWY_INLINE void MapArray(const K& k, void* const* out, const void* const* in, si
       eval(i, a0);
       eval(i + N, a1);
     } else if constexpr (kIn == 2) {
-      const auto a0 = a(i), b0 = b(i), a1 = a(i + N), b1 = b(i + N);
+      // One declaration each: the inputs may differ in type (ldexp: float and int32 vectors).
+      const auto a0 = a(i);
+      const auto b0 = b(i);
+      const auto a1 = a(i + N);
+      const auto b1 = b(i + N);
       eval(i, a0, b0);
       eval(i + N, a1, b1);
     } else if constexpr (kIn == 3) {
-      const auto a0 = a(i), b0 = b(i), c0 = c(i);
-      const auto a1 = a(i + N), b1 = b(i + N), c1 = c(i + N);
+      const auto a0 = a(i);
+      const auto b0 = b(i);
+      const auto c0 = c(i);
+      const auto a1 = a(i + N);
+      const auto b1 = b(i + N);
+      const auto c1 = c(i + N);
       eval(i, a0, b0, c0);
       eval(i + N, a1, b1, c1);
     } else {
       static_assert(kIn == 4);
-      const auto a0 = a(i), b0 = b(i), c0 = c(i), d0 = d(i);
-      const auto a1 = a(i + N), b1 = b(i + N), c1 = c(i + N), d1 = d(i + N);
+      const auto a0 = a(i);
+      const auto b0 = b(i);
+      const auto c0 = c(i);
+      const auto d0 = d(i);
+      const auto a1 = a(i + N);
+      const auto b1 = b(i + N);
+      const auto c1 = c(i + N);
+      const auto d1 = d(i + N);
       eval(i, a0, b0, c0, d0);
       eval(i + N, a1, b1, c1, d1);
     }

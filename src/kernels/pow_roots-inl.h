@@ -237,9 +237,8 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V PowSpecial(D d, V x, V y, V r) {
 // the lanes this formula serves).
 // The general formula serves 0 < x < inf with finite y other than 1/2 (there pow(x, 0) = 1 and
 // pow(1, y) = 1 come out exactly: log2 1 = 0, 2^0 = 1), and gives |x|^y for finite x < 0; every
-// other lane is set by PowSpecial,
-// which a vector without such a lane skips (a whole-vector test: each lane's value is the same
-// either way).
+// other lane is set by PowSpecial, which a vector without such a lane skips (a whole-vector test:
+// each lane's value is the same either way).
 // Measured: max 0.500000 ulp (to six digits), 100.000000% correctly rounded on the structured sample
 // of 4,831,839,358 pairs (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md).
 template <class D, class V>
@@ -257,7 +256,8 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V PowFn(D d, V x, V y) {
 
 // sqrt(x): one IEEE square root in float32 lanes, correctly rounded. sqrt(-0) = -0; x < 0 (and
 // -inf): the canonical NaN; NaN quieted.
-// Measured: correctly rounded for every float32 input (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md).
+// Measured: correctly rounded for every float32 input (`accelmath sweep F --threads 2`, AVX3 on
+// Zen 5; docs/accuracy.md).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V SqrtFn(D d, V x) {
   using namespace pow_roots_impl;
@@ -277,7 +277,8 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V SqrtFn(D d, V x) {
 // rsqrt(+-0) = +-inf, rsqrt(+inf) = +0 by selects (the step would give NaN); x < 0: the canonical
 // NaN; NaN quieted. A vector with every x in [2^-64, 2^64] skips the scaling and the selects (a
 // whole-vector test: each lane's value is the same either way).
-// Measured: max 0.500000 ulp, 99.999997% correctly rounded, every float32 input (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md).
+// Measured: max 0.500000 ulp, 99.999997% correctly rounded, every float32 input (`accelmath sweep F
+// --threads 2`, AVX3 on Zen 5; docs/accuracy.md).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RsqrtFn(D d, V x) {
   using namespace pow_roots_impl;
@@ -310,8 +311,9 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RsqrtFn(D d, V x) {
 // cbrt(+-0) = +-0, cbrt(+-inf) = +-inf, rcbrt(+-0) = +-inf, rcbrt(+-inf) = +-0, NaN quieted; the
 // sign is put on last by bits. A vector of normal finite x only skips the subnormal scaling and the
 // selects (a whole-vector test: each lane's value is the same either way).
-// Measured over every float32 input (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md): cbrt max 0.500000 ulp, 100.000000%
-// correctly rounded; rcbrt max 0.500000 ulp, 99.999988%.
+// Measured over every float32 input (`accelmath sweep F --threads 2`, AVX3 on Zen 5;
+// docs/accuracy.md): cbrt max 0.500000 ulp, 100.000000% correctly rounded; rcbrt max 0.500000 ulp,
+// 99.999988%.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V CbrtFn(D d, V x) {
   using namespace pow_roots_impl;
@@ -354,9 +356,9 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RcbrtFn(D d, V x) {
 // rounding per term). An infinite coordinate gives +inf (reciprocals +0) even with a NaN present;
 // otherwise a NaN coordinate gives the first NaN (in argument order) quieted; all zeros give +0
 // (reciprocals +inf: 1/+0).
-// Measured (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md), each 0.500000 ulp max and 100.000000% correctly
-// rounded: hypot, rhypot on 4.8e9 structured pairs, norm3d, rnorm3d on 4.6e9 triples, norm4d, rnorm4d
-// on 4.3e9 quadruples.
+// Measured (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md), each 0.500000 ulp max
+// and 100.000000% correctly rounded: hypot, rhypot on 4.8e9 structured pairs, norm3d, rnorm3d on
+// 4.6e9 triples, norm4d, rnorm4d on 4.3e9 quadruples.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V HypotFn(D d, V x, V y) {
   using namespace pow_roots_impl;

@@ -23,8 +23,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "kernels/common-inl.h"
 #include "kernels/float_bits.h"
-#include "kernels/kernel_api.h"
 
 namespace accelmath::ACCELMATH_KNS {
 
@@ -33,24 +33,10 @@ namespace basic_impl {
 using kernels::FloatBits;
 template <typename T>
 inline constexpr T kInf = std::numeric_limits<T>::infinity();
-template <typename T>
-inline constexpr T kQuietNaN = std::numeric_limits<T>::quiet_NaN();
 
 // The sign bit of a float32 or binary64 lane.
 template <typename T>
 inline constexpr typename FloatBits<T>::Bits kSign = typename FloatBits<T>::Bits{1} << (sizeof(T) * 8 - 1);
-
-// r, or x quieted (x + x keeps its sign and payload) where x is NaN.
-template <class V>
-ACCELMATH_KERNEL V KeepNaN(V x, V r) {
-  return IfThenElse(Eq(x, x), r, Add(x, x));
-}
-
-// r, or the canonical quiet NaN where r is NaN (a NaN made from numbers: its bits differ by target).
-template <class D, class V>
-ACCELMATH_KERNEL V CanonicalNaN(D d, V r) {
-  return IfThenElse(Eq(r, r), r, Set(d, kQuietNaN<TFromD<D>>));
-}
 
 // The bits of a with its sign replaced by that of s.
 template <class D, class V>
@@ -95,19 +81,19 @@ ACCELMATH_KERNEL V FabsFn(D /*d*/, V x) {
 // they are.
 template <class D, class V>
 ACCELMATH_KERNEL V TruncFn(D /*d*/, V x) {
-  return basic_impl::KeepNaN(x, Trunc(x));
+  return KeepNaN(x, Trunc(x));
 }
 template <class D, class V>
 ACCELMATH_KERNEL V FloorFn(D /*d*/, V x) {
-  return basic_impl::KeepNaN(x, Floor(x));
+  return KeepNaN(x, Floor(x));
 }
 template <class D, class V>
 ACCELMATH_KERNEL V CeilFn(D /*d*/, V x) {
-  return basic_impl::KeepNaN(x, Ceil(x));
+  return KeepNaN(x, Ceil(x));
 }
 template <class D, class V>
 ACCELMATH_KERNEL V RintFn(D /*d*/, V x) {
-  return basic_impl::KeepNaN(x, Round(x));
+  return KeepNaN(x, Round(x));
 }
 
 // round(x), ties away from zero: t = trunc(x), and t + copysign(1, x) where |x - t| >= 1/2. x - t is
@@ -127,25 +113,23 @@ ACCELMATH_KERNEL V RoundFn(D d, V x) {
 // bits gives -0 for fmin, the AND +0 for fmax, and the value itself otherwise); one NaN operand
 // gives the other operand; two give x quieted. C99's fminf/fmaxf and glibc leave the order of
 // zeros unspecified; SIMD min/max instructions return the second operand for a NaN.
-template <class D, class V>
-ACCELMATH_KERNEL V FminFn(D d, V x, V y) {
-  using namespace basic_impl;
+template <bool kMax, class D, class V>
+ACCELMATH_KERNEL V MinMaxNum(D d, V x, V y) {
   const RebindToUnsigned<D> du;
-  V r = IfThenElse(Lt(x, y), x, y);
-  r = IfThenElse(Eq(x, y), BitCast(d, Or(BitCast(du, x), BitCast(du, y))), r);
+  V r = IfThenElse(kMax ? Gt(x, y) : Lt(x, y), x, y);
+  const auto bx = BitCast(du, x), by = BitCast(du, y);
+  r = IfThenElse(Eq(x, y), BitCast(d, kMax ? And(bx, by) : Or(bx, by)), r);
   r = IfThenElse(Eq(x, x), r, y);
   r = IfThenElse(Eq(y, y), r, x);
   return KeepNaN(r, r);
 }
 template <class D, class V>
+ACCELMATH_KERNEL V FminFn(D d, V x, V y) {
+  return MinMaxNum<false>(d, x, y);
+}
+template <class D, class V>
 ACCELMATH_KERNEL V FmaxFn(D d, V x, V y) {
-  using namespace basic_impl;
-  const RebindToUnsigned<D> du;
-  V r = IfThenElse(Gt(x, y), x, y);
-  r = IfThenElse(Eq(x, y), BitCast(d, And(BitCast(du, x), BitCast(du, y))), r);
-  r = IfThenElse(Eq(x, x), r, y);
-  r = IfThenElse(Eq(y, y), r, x);
-  return KeepNaN(r, r);
+  return MinMaxNum<true>(d, x, y);
 }
 
 // copysign(x, y): x's bits with y's sign bit (also for NaN x or y; nothing is quieted).

@@ -12,8 +12,10 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <utility>
 
+#include "kernels/float_bits.h"
 #include "kernels/kernel_api.h"
 
 namespace accelmath::ACCELMATH_KNS {
@@ -61,6 +63,31 @@ template <class D, class V, typename T, size_t N>
 ACCELMATH_KERNEL V Horner(D d, V x, const std::array<T, N>& c) {
   static_assert(N >= 2);
   return detail::HornerImpl(d, x, c, std::make_index_sequence<N - 1>());
+}
+
+// r, or x quieted (x + x keeps its sign and payload) where x is NaN: a NaN input comes out as that
+// NaN by a select, not by whichever operand an operation propagates (SIMD instructions, std::fma and
+// a compiler's reordering differ there, and a signaling NaN may or may not be quieted on the way).
+template <class V>
+ACCELMATH_KERNEL V KeepNaN(V x, V r) {
+  return IfThenElse(Eq(x, x), r, Add(x, x));
+}
+
+// r, or the canonical quiet NaN where r is NaN: for a NaN made from numbers (sqrt(-1), inf - inf),
+// whose bits differ between targets (x86's default NaN is negative, Arm's and CUDA's are not).
+template <typename T>
+inline constexpr T kCanonicalNaN = std::numeric_limits<T>::quiet_NaN();  // 0x7fc00000 / 0x7ff8...
+template <class D, class V>
+ACCELMATH_KERNEL V CanonicalNaN(D d, V r) {
+  return IfThenElse(Eq(r, r), r, Set(d, kCanonicalNaN<TFromD<D>>));
+}
+
+// The sign bit of x alone (+0 or -0 as a pattern), in float32 or binary64 lanes.
+template <class D, class V>
+ACCELMATH_KERNEL V SignOf(D d, V x) {
+  const RebindToUnsigned<D> du;
+  using Bits = typename kernels::FloatBits<TFromD<D>>::Bits;
+  return BitCast(d, And(BitCast(du, x), Set(du, Bits{1} << (sizeof(Bits) * 8 - 1))));
 }
 
 // The same polynomial by Estrin's scheme (pairs c[2i] + c[2i+1] x, then combined with x^2, x^4,

@@ -45,28 +45,14 @@ namespace accelmath::ACCELMATH_KNS {
 namespace invtrig_hyp_impl {
 
 using kernels::FloatBits;
-inline constexpr uint64_t kSignBit = 0x8000000000000000ull;
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The sign bit of x alone (+0.0 or -0.0 as a pattern), and r (>= 0 or NaN) with that sign put on.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V SignOf(D d, V x) {
-  const RebindToUnsigned<D> du;
-  return BitCast(d, And(BitCast(du, x), Set(du, kSignBit)));
-}
+// r (>= 0 or NaN) with the sign bit `sign` (SignOf, common-inl.h) put on.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V WithSign(D d, V r, V sign) {
   const RebindToUnsigned<D> du;
   return BitCast(d, Or(BitCast(du, r), BitCast(du, sign)));
-}
-
-// x + x (x quieted, sign and payload kept) where x is NaN, else r: a NaN input comes out as that
-// NaN by a select, not by whichever operand an operation propagates (a compiler may reorder them,
-// or drop the conversions that quiet a signaling NaN on the scalar lane).
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V KeepNaN(D /*d*/, V x, V r) {
-  return IfThenElse(Eq(x, x), r, Add(x, x));
 }
 
 // atan(a/b) in [0, pi/2] for a, b >= 0, not both 0 nor both inf (NaN if either is NaN), with one
@@ -168,7 +154,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Asin(D d, V x) {
   const V a = Abs(x);
   const auto big = Gt(a, Set(d, 0.5));
   const V p = AsinReduced(d, a, big);
-  return KeepNaN(d, x, WithSign(d, IfThenElse(big, NegMulAdd(Set(d, 2.0), p, Set(d, coeffs::kInvTrigPiOver2)), p), SignOf(d, x)));
+  return KeepNaN(x, WithSign(d, IfThenElse(big, NegMulAdd(Set(d, 2.0), p, Set(d, coeffs::kInvTrigPiOver2)), p), SignOf(d, x)));
 }
 
 // acos(x): |x| <= 1/2: pi/2 - asin(x); x > 1/2: 2 asin(s); x < -1/2: pi - 2 asin(s), with
@@ -185,7 +171,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acos(D d, V x) {
   const auto neg = RebindMask(d, Lt(BitCast(di, x), Zero(di)));
   const V two = Set(d, 2.0);
   const V far = IfThenElse(neg, NegMulAdd(two, p, Set(d, coeffs::kInvTrigPi)), Mul(two, p));
-  return KeepNaN(d, x, IfThenElse(big, far, Sub(Set(d, coeffs::kInvTrigPiOver2), WithSign(d, p, SignOf(d, x)))));
+  return KeepNaN(x, IfThenElse(big, far, Sub(Set(d, coeffs::kInvTrigPiOver2), WithSign(d, p, SignOf(d, x)))));
 }
 
 // atan(x) = sign(x) atan(|x|/1) (AtanRatio with b = 1): +-inf gives +-pi/2 (t = -1/inf = -0),
@@ -195,7 +181,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acos(D d, V x) {
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atan(D d, V x) {
   using namespace invtrig_hyp_impl;
-  return KeepNaN(d, x, WithSign(d, AtanRatio(d, Abs(x), Set(d, 1.0)), SignOf(d, x)));
+  return KeepNaN(x, WithSign(d, AtanRatio(d, Abs(x), Set(d, 1.0)), SignOf(d, x)));
 }
 
 // atan2(y, x) = sign(y) [x < 0 or x = -0 ? pi - q : q], q = atan(|y|/|x|) (AtanRatio, one binary64
@@ -218,7 +204,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atan2(D d, V y, V x) {
   const V q = AtanRatio(d, a, b);
   const auto xneg = RebindMask(d, Lt(BitCast(di, x), Zero(di)));
   const V r = WithSign(d, IfThenElse(xneg, Sub(Set(d, coeffs::kInvTrigPi), q), q), SignOf(d, y));
-  return KeepNaN(d, y, KeepNaN(d, x, r));  // y if y is NaN, else x if x is
+  return KeepNaN(y, KeepNaN(x, r));  // y if y is NaN, else x if x is
 }
 
 // sinh(x) = sign(x) [(2^(k-1) - 2^(-k-1)) cosh r + (2^(k-1) + 2^(-k-1)) sinh r] for |x| = k ln2 + r
@@ -231,7 +217,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Sinh(D d, V x) {
   using namespace invtrig_hyp_impl;
   V c, s, up, down;
   ExpParts(d, AbsClamped(d, x, 90.0), c, s, up, down);
-  return KeepNaN(d, x, WithSign(d, MulAdd(Sub(up, down), c, Mul(Add(up, down), s)), SignOf(d, x)));
+  return KeepNaN(x, WithSign(d, MulAdd(Sub(up, down), c, Mul(Add(up, down), s)), SignOf(d, x)));
 }
 
 // cosh(x) = (2^(k-1) + 2^(-k-1)) cosh r + (2^(k-1) - 2^(-k-1)) sinh r for |x| = k ln2 + r
@@ -242,7 +228,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Cosh(D d, V x) {
   using namespace invtrig_hyp_impl;
   V c, s, up, down;
   ExpParts(d, AbsClamped(d, x, 90.0), c, s, up, down);
-  return KeepNaN(d, x, MulAdd(Add(up, down), c, Mul(Sub(up, down), s)));
+  return KeepNaN(x, MulAdd(Add(up, down), c, Mul(Sub(up, down), s)));
 }
 
 // tanh(x) = sign(x) sinh|x| / cosh|x| with both from one ExpParts (one division), |x| clamped to
@@ -256,7 +242,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Tanh(D d, V x) {
   ExpParts(d, AbsClamped(d, x, 16.0), c, s, up, down);
   const V plus = Add(up, down), minus = Sub(up, down);
   const V t = Div(MulAdd(minus, c, Mul(plus, s)), MulAdd(plus, c, Mul(minus, s)));
-  return KeepNaN(d, x, WithSign(d, t, SignOf(d, x)));
+  return KeepNaN(x, WithSign(d, t, SignOf(d, x)));
 }
 
 // asinh(x) = sign(x) log(a + sqrt(a^2 + 1)), a = |x| (a^2 + 1 by one fma; w = a + sqrt(..) has an
@@ -274,7 +260,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Asinh(D d, V x) {
   const V lg = Add(h, h);
   const V small = MulAdd(Mul(a, Mul(a, a)), Set(d, -1.0 / 6.0), a);
   const V r = IfThenElse(Lt(a, Set(d, 0x1p-10)), small, lg);
-  return KeepNaN(d, x, WithSign(d, IfThenElse(Lt(a, Set(d, kInf)), r, a), SignOf(d, x)));
+  return KeepNaN(x, WithSign(d, IfThenElse(Lt(a, Set(d, kInf)), r, a), SignOf(d, x)));
 }
 
 // acosh(x) = log(x + sqrt(x^2 - 1)) for x >= 1 (x^2 - 1 by one fma, rounded once; near 1,
@@ -289,8 +275,8 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Acosh(D d, V x) {
   const V w = Add(x, Sqrt(MulAdd(x, x, Neg(one))));
   const V h = HalfLog(d, IfThenElse(ok, w, one));
   const V r = Add(h, h);
-  if (AllTrue(d, ok)) return KeepNaN(d, x, r);
-  return KeepNaN(d, x, IfThenElse(ok, r, IfThenElse(Eq(x, inf), inf, Set(d, kNaN))));
+  if (AllTrue(d, ok)) return KeepNaN(x, r);
+  return KeepNaN(x, IfThenElse(ok, r, IfThenElse(Eq(x, inf), inf, Set(d, kNaN))));
 }
 
 // atanh(x) = sign(x) atanh(a), a = |x|: a <= 0.17: a + a z P(z), z = a^2 (the polynomial of the
@@ -313,7 +299,7 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Atanh(D d, V x) {
     r = IfThenElse(near, small, HalfLog(d, IfThenElse(inside, w, one)));
     r = IfThenElse(inside, r, IfThenElse(Eq(a, one), Set(d, kInf), Set(d, kNaN)));
   }
-  return KeepNaN(d, x, WithSign(d, r, SignOf(d, x)));
+  return KeepNaN(x, WithSign(d, r, SignOf(d, x)));
 }
 
 }  // namespace accelmath::ACCELMATH_KNS

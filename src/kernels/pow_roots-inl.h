@@ -47,26 +47,8 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 inline constexpr float kInfF = std::numeric_limits<float>::infinity();
 inline constexpr float kNaNF = std::numeric_limits<float>::quiet_NaN();
 
-// r, or x quieted (x + x) where x is NaN.
-template <class V>
-ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V KeepNaN(V x, V r) {
-  return IfThenElse(Eq(x, x), r, Add(x, x));
-}
-
-// r, or the canonical quiet NaN where r is NaN.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V CanonicalNaN(D d, V r) {
-  return IfThenElse(Eq(r, r), r, Set(d, TFromD<D>(kNaN)));
-}
-
-// The sign bit of x alone, and r with the sign bit `sign` xor-ed in (r's own sign flipped where
-// sign is set); float32 or binary64 lanes.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V SignOf(D d, V x) {
-  const RebindToUnsigned<D> du;
-  using Bits = typename FloatBits<TFromD<D>>::Bits;
-  return BitCast(d, And(BitCast(du, x), Set(du, Bits{1} << (sizeof(Bits) * 8 - 1))));
-}
+// r with the sign bit `sign` (SignOf, common-inl.h) xor-ed in: r's own sign flipped where sign is
+// set; float32 or binary64 lanes.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V FlipSign(D d, V r, V sign) {
   const RebindToUnsigned<D> du;
@@ -408,11 +390,11 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V Rnorm4dFn(D d, V x, V y, V z, V w)
 // (`accelmath sweep F --threads 2`, AVX3 on Zen 5; docs/accuracy.md).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V NormFinish(D d, V s) {
-  return pow_roots_impl::CanonicalNaN(d, Sqrt(s));
+  return CanonicalNaN(d, Sqrt(s));
 }
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RnormFinish(D d, V s) {
-  return pow_roots_impl::CanonicalNaN(d, Div(Set(d, 1.0), Sqrt(s)));
+  return CanonicalNaN(d, Div(Set(d, 1.0), Sqrt(s)));
 }
 
 }  // namespace accelmath::ACCELMATH_KNS

@@ -285,6 +285,16 @@ constexpr RangeOverride kRangeOverrides[] = {
     {"isnan", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
     {"isinf", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
     {"isfinite", {Range::kLogMagnitude, 1e-30f, 1e30f}, kNoRange},
+    // Error function family: where the results are neither 0 nor +-1 (or 2), every region of each.
+    {"erf", {Range::kUniform, -4.0f, 4.0f}, kNoRange},
+    {"erfc", {Range::kUniform, -4.0f, 10.0f}, kNoRange},
+    {"erfcx", {Range::kUniform, -9.0f, 30.0f}, kNoRange},
+    {"normcdf", {Range::kUniform, -14.0f, 6.0f}, kNoRange},
+    // Gamma: both signs (reflection below 0) up to the overflow; Bessel I up to the overflow.
+    {"tgamma", {Range::kUniform, -20.0f, 35.0f}, kNoRange},
+    {"lgamma", {Range::kUniform, -20.0f, 100.0f}, kNoRange},
+    {"cyl_bessel_i0", {Range::kUniform, -90.0f, 90.0f}, kNoRange},
+    {"cyl_bessel_i1", {Range::kUniform, -90.0f, 90.0f}, kNoRange},
     // ldexp: x in (-100, 100), n in [-40, 40] (normal results).
     {"ldexp", {Range::kUniform, -100.0f, 100.0f}, {Range::kIntegers, -40.0f, 40.0f}},
 };

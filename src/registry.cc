@@ -216,6 +216,12 @@ constexpr FunctionInfo kFunctions[] = {
 #define kFamily "basic"
 #include "accelmath/ops/basic.def"
 #undef kFamily
+#define kFamily "gamma"
+#include "accelmath/ops/gamma.def"
+#undef kFamily
+#define kFamily "bessel"
+#include "accelmath/ops/bessel.def"
+#undef kFamily
 };
 #undef ACCELMATH_OP
 

@@ -32,6 +32,9 @@
 #include "kernels/invtrig_hyp-inl.h"
 #include "kernels/pow_roots-inl.h"
 #include "kernels/basic-inl.h"
+#include "kernels/erf-inl.h"
+#include "kernels/gamma-inl.h"
+#include "kernels/bessel-inl.h"
 
 #include "accelmath/registry.h"
 

@@ -105,6 +105,16 @@ ACCELMATH_KERNEL V NdtriTaskbook(D d, V p) {
   return NdtriSpecials(d, p, x);
 }
 
+// erfinv, erfcinv: PLACEHOLDER stubs until the work lands.
+template <class D, class V>
+ACCELMATH_KERNEL V Erfinv(D /*d*/, V x) {
+  return x;
+}
+template <class D, class V>
+ACCELMATH_KERNEL V Erfcinv(D /*d*/, V x) {
+  return x;
+}
+
 }  // namespace accelmath::ACCELMATH_KNS
 
 #endif  // ACCELMATH_KERNELS_NDTRI_INL_H_ toggle

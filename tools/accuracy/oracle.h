@@ -207,6 +207,21 @@ double fresnel_s(double x);
 void fresnel_c_exact(mpfr_ptr out, double x);
 void fresnel_s_exact(mpfr_ptr out, double x);
 
+// The error function, gamma and Bessel I families (tools/accuracy/erf_gamma_oracle.cc).
+double erfcx(double x);
+double normcdf(double x);
+double erfinv(double x);
+double erfcinv(double y);
+double bessel_i0(double x);
+double bessel_i1(double x);
+void erfcx_exact(mpfr_ptr out, double x);
+void normcdf_exact(mpfr_ptr out, double x);
+void erfinv_exact(mpfr_ptr out, double x);
+void erfcinv_exact(mpfr_ptr out, double y);
+void lgamma_exact(mpfr_ptr out, double x);
+void bessel_i0_exact(mpfr_ptr out, double x);
+void bessel_i1_exact(mpfr_ptr out, double x);
+
 // The pow, roots and norms family (tools/accuracy/oracle.cc). Reciprocals: 1/x in binary64 of the
 // binary64 function (two roundings, < 2^-51 relative), and in MPFR the function at out's precision
 // + 64 bits, then one correctly rounded division. Norms: the sum of squares in long double (every

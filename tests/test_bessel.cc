@@ -1,0 +1,2 @@
+// Trap tests of the bessel kernels against MPFR/Arb (filled in by the work).
+#include <gtest/gtest.h>

@@ -90,6 +90,13 @@ ACCELMATH_KERNEL V SignOf(D d, V x) {
   return BitCast(d, And(BitCast(du, x), Set(du, Bits{1} << (sizeof(Bits) * 8 - 1))));
 }
 
+// r (>= 0 or NaN) with the sign bit `sign` (SignOf) put on.
+template <class D, class V>
+ACCELMATH_KERNEL V WithSign(D d, V r, V sign) {
+  const RebindToUnsigned<D> du;
+  return BitCast(d, Or(BitCast(du, r), BitCast(du, sign)));
+}
+
 // The same polynomial by Estrin's scheme (pairs c[2i] + c[2i+1] x, then combined with x^2, x^4,
 // ...): the same number of fmas plus log2(N) squarings, but a dependency chain of ~log2(N)
 // operations instead of N, which is what limits throughput in kernels this long.

@@ -413,6 +413,20 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Expm1(D d, V x) {
   return exp_log_impl::ExpSpecials(d, x, y, coeffs::kExpm1Overflow, coeffs::kExpm1MinusOne, Neg(one));
 }
 
+// ExpFinite64(d, x) = e^x in binary64 lanes, a building block of other families' kernels (erf,
+// gamma, Bessel): the reduction and polynomial of Expm1, then e^x = 2^k (1 + r P(r)), the scale
+// added to the exponent field. Valid for |x| <= 708 (2^k e^r normal); no special values: callers
+// clamp x and handle overflow, underflow and NaN themselves. Relative error below 2^-37.5: P's
+// 2^-36.5 times |r|/e^r <= 0.5, plus the rounding of ln2 (k ln2 is off by at most 1022 * 2^-54).
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpFinite64(D d, V x) {
+  const RebindToUnsigned<D> du;
+  V kd;
+  const V r = exp_log_impl::ExpReduce(d, x, coeffs::kExpLog2E, coeffs::kExpLn2, coeffs::kExpShift, kd);
+  const V e = MulAdd(r, Horner(d, r, coeffs::kExpm1Poly()), Set(d, 1.0));
+  return BitCast(d, Add(BitCast(du, e), exp_log_impl::ExpScaleBits(d, kd)));
+}
+
 // Log(d, x) = ln x, float32 lanes (LogF8, its own 8-entry tables; Log2/Log10/Log1p use LogF).
 //   x = 2^(E - 127) m, m in [1, 2) (mantissa field); q = bits(x) >> 20 = 8 E + i, i = top 3 mantissa
 //   bits: m in [1 + i/8, 1 + (i + 1)/8); r = m invc_i - 1 (one fma, exact), r in [-0.0625, 0.125];

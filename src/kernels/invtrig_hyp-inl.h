@@ -48,13 +48,6 @@ using kernels::FloatBits;
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// r (>= 0 or NaN) with the sign bit `sign` (SignOf, common-inl.h) put on.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V WithSign(D d, V r, V sign) {
-  const RebindToUnsigned<D> du;
-  return BitCast(d, Or(BitCast(du, r), BitCast(du, sign)));
-}
-
 // atan(a/b) in [0, pi/2] for a, b >= 0, not both 0 nor both inf (NaN if either is NaN), with one
 // division. Three regions of q = a/b, chosen by comparisons with tan(pi/8) b and tan(3pi/8) b
 // (binary64 products; the edges need not be exact, the polynomial covers a 2^-10 margin):

@@ -79,6 +79,7 @@ double erfcx(double x) {
   if (x < 10.0) {  // exp(h + l) = exp(h) (1 + l), x^2 = h + l exactly (the rounding of x^2 matters for
                    // a double x: normcdf's t; it would cost up to 1e-14 relative)
     const double h = x * x, l = std::fma(x, x, -h);
+    if (h > 709.0) return kInf;  // x < -26.6 (also -inf): exp overflows, and e l could be inf * 0
     const double e = std::exp(h);
     return std::erfc(x) * (e + e * l);
   }

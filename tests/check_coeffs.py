@@ -10,7 +10,10 @@ pairs = [("tools/coeffs/ndtri.py", "src/kernels/ndtri_coeffs.h"),
          ("tools/coeffs/fresnel.py", "src/kernels/fresnel_coeffs.h"),
          ("tools/coeffs/trig.py", "src/kernels/trig_coeffs.h"),
          ("tools/coeffs/invtrig_hyp.py", "src/kernels/invtrig_hyp_coeffs.h"),
-         ("tools/coeffs/pow_roots.py", "src/kernels/pow_roots_coeffs.h")]
+         ("tools/coeffs/pow_roots.py", "src/kernels/pow_roots_coeffs.h"),
+         ("tools/coeffs/gamma.py", "src/kernels/gamma_coeffs.h"),
+         ("tools/coeffs/bessel.py", "src/kernels/bessel_coeffs.h"),
+         ("tools/coeffs/erf.py", "src/kernels/erf_coeffs.h")]
 bad = 0
 for script, header in pairs:
     fresh = subprocess.run([sys.executable, str(root / script)], check=True, capture_output=True, text=True).stdout

@@ -1,2 +1,253 @@
-// Trap tests of the erf kernels against MPFR/Arb (filled in by the work).
+// The error function family (erf, erfc, erfcx, normcdf) beyond what the registry-wide tests check:
+// the traps of float32 versions, each lane through the array API (dispatched SIMD) against the
+// scalar lane bit for bit and against the exact tier of its oracle (MPFR erf/erfc, Arb erfcx and
+// normcdf): erfc and normcdf deep into the tail, through the subnormal range to their last non-zero
+// result and past it (a float32 x^2, or a float32 -x/sqrt(2) for normcdf, is off by up to 2^-24
+// relative, which the tail turns into relative errors of x^2 2^-24 and more: tens of ulp near the
+// end); erfcx for large x (~1/(x sqrt(pi)), up to the largest float, its results subnormal from
+// 4.8e37 on) and its overflow
+// below -9.38 (+inf exactly where the correctly rounded result is); erf odd with signed zeros, for
+// tiny and subnormal x (2x/sqrt(pi)) and its saturation to +-1; vectors mixing all of these.
+// Where a threshold matters (last non-zero, first +-1, last finite) it is found here by bisection
+// on the exact tier, not taken from the kernels' constants.
 #include <gtest/gtest.h>
+#include <mpfr.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "accelmath/math.h"
+#include "accelmath/registry.h"
+#include "accelmath/scalar.h"
+#include "accuracy/oracle.h"
+#include "test_util.h"
+
+namespace {
+
+using accelmath::Status;
+using accelmath::test::ArrayOf;
+using accelmath::test::Bits;
+using accelmath::test::FromBits;
+using accelmath::test::ScalarOf;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// f over xs through the array API, each lane against the scalar lane (bit for bit) and against the
+// exact oracle within the row's bound. Returns the results; the largest error seen in *worst.
+// A lane x with only_inf(x) must give +inf instead (no oracle: erfcx far below its overflow).
+std::vector<float> CheckLanes(const char* name, const std::vector<float>& xs, double* worst = nullptr,
+                              bool (*only_inf)(float) = nullptr) {
+  const auto* f = accelmath::find_function(name);
+  const auto* o = accelmath::oracle::find_oracle(name);
+  EXPECT_NE(f, nullptr) << name;
+  EXPECT_NE(o, nullptr) << name;
+  std::vector<float> y(xs.size());
+  if (f == nullptr || o == nullptr) return y;
+  EXPECT_EQ(ArrayOf(*f, y, xs, xs.size()), Status::kOk);
+  double w = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    EXPECT_EQ(Bits(y[i]), Bits(ScalarOf(*f, xs[i]))) << name << "(" << std::hexfloat << xs[i] << ") lane " << i % 16;
+    if (only_inf != nullptr && only_inf(xs[i])) {
+      EXPECT_EQ(y[i], kInf) << name << "(" << std::hexfloat << xs[i] << ")";
+      continue;
+    }
+    const double e = accelmath::oracle::ulp_error_exact(*o, xs[i], y[i]);
+    EXPECT_LE(e, f->bound_ulp) << name << "(" << std::hexfloat << xs[i] << ") = " << y[i];
+    w = std::max(w, e);
+  }
+  if (worst != nullptr) *worst = std::max(*worst, w);
+  return y;
+}
+
+// The float32 result of `name` at x correctly rounded from its exact tier.
+float CorrectlyRounded(const char* name, float x) {
+  const auto* o = accelmath::oracle::find_oracle(name);
+  EXPECT_NE(o, nullptr) << name;
+  mpfr_t r;
+  mpfr_init2(r, 128);
+  o->exact(r, x);
+  const float y = accelmath::oracle::round_to_f32(r);
+  mpfr_clear(r);
+  return y;
+}
+
+// Bit patterns of floats of one sign ordered by magnitude: the last pattern from `from` towards `to`
+// (exclusive) where pred(correctly rounded result) still holds, pred holding at `from` and failing
+// at `to`, by bisection (pred monotone in between).
+std::uint32_t LastWhere(const char* name, std::uint32_t from, std::uint32_t to,
+                        const std::function<bool(float)>& pred) {
+  EXPECT_TRUE(pred(CorrectlyRounded(name, FromBits(from))));
+  EXPECT_FALSE(pred(CorrectlyRounded(name, FromBits(to))));
+  while ((from > to ? from - to : to - from) > 1) {
+    const std::uint32_t mid = from / 2 + to / 2 + (from & to & 1);
+    (pred(CorrectlyRounded(name, FromBits(mid))) ? from : to) = mid;
+  }
+  return from;
+}
+
+// Every float from bits b - k to b + k.
+std::vector<float> Around(std::uint32_t b, std::uint32_t k, std::uint32_t stride = 1) {
+  std::vector<float> v;
+  for (std::uint32_t i = b - k; i <= b + k; i += stride) v.push_back(FromBits(i));
+  return v;
+}
+
+// The floats from bits lo to hi (same sign) with a stride.
+std::vector<float> Range(std::uint32_t lo, std::uint32_t hi, std::uint32_t stride) {
+  std::vector<float> v;
+  for (std::uint32_t b = lo; b <= hi; b += stride) v.push_back(FromBits(b));
+  return v;
+}
+
+// erfc from 3 to past its last non-zero result: the results cross FLT_MIN (at x ~ 9.1) and the
+// whole subnormal range; every one within the bound, the last non-zero result (found on the exact
+// tier) is the smallest subnormal and the next float gives +0, as does everything beyond.
+TEST(Erf, ErfcTailThroughTheSubnormalsToTheLastNonZero) {
+  const std::uint32_t last = LastWhere("erfc", Bits(10.0f), Bits(10.5f), [](float y) { return y > 0; });
+  std::vector<float> xs = Range(Bits(3.0f), Bits(10.5f), 1999);
+  const std::vector<float> end = Around(last, 1500);
+  xs.insert(xs.end(), end.begin(), end.end());
+  const std::vector<float> y = CheckLanes("erfc", xs);
+  int subnormal = 0;
+  for (const float v : y) subnormal += v > 0 && v < 0x1p-126f;
+  EXPECT_GT(subnormal, 1800);  // 1500 next to the end, the rest strided
+  // The exact values at the last non-zero float and the next are 1e-5 relative from the tie 2^-150,
+  // far more than the kernel's error: the switch to +0 is exact.
+  EXPECT_EQ(accelmath::scalar::erfc(FromBits(last)), 0x1p-149f);
+  EXPECT_EQ(Bits(accelmath::scalar::erfc(FromBits(last + 1))), Bits(0.0f));
+  for (const float x : {10.5f, 11.0f, 27.0f, 1e10f, 3.4e38f, kInf}) {
+    EXPECT_EQ(Bits(accelmath::scalar::erfc(x)), Bits(0.0f)) << x;
+  }
+  // The other side: erfc(x) for x < 0 up to where it rounds to 2, and 2 beyond.
+  CheckLanes("erfc", Range(Bits(0.0f), Bits(5.0f), 65537));
+  CheckLanes("erfc", Range(Bits(-0.0f), Bits(-5.0f), 65537));
+  EXPECT_EQ(accelmath::scalar::erfc(-4.0f), 2.0f);
+  EXPECT_EQ(accelmath::scalar::erfc(-kInf), 2.0f);
+}
+
+// normcdf from -3 down past its last non-zero result (x ~ -14.17; subnormal results below about
+// -13.2), and up to where it rounds to 1.
+TEST(Erf, NormcdfTailThroughTheSubnormalsToTheLastNonZero) {
+  const std::uint32_t last = LastWhere("normcdf", Bits(-14.0f), Bits(-15.0f), [](float y) { return y > 0; });
+  std::vector<float> xs = Range(Bits(-3.0f), Bits(-15.0f), 1999);
+  const std::vector<float> end = Around(last, 3000);
+  xs.insert(xs.end(), end.begin(), end.end());
+  const std::vector<float> y = CheckLanes("normcdf", xs);
+  int subnormal = 0;
+  for (const float v : y) subnormal += v > 0 && v < 0x1p-126f;
+  EXPECT_GT(subnormal, 3300);
+  // As for erfc: 6e-6 relative from the tie at the last non-zero float, 8e-6 at the next.
+  EXPECT_EQ(accelmath::scalar::normcdf(FromBits(last)), 0x1p-149f);
+  EXPECT_EQ(Bits(accelmath::scalar::normcdf(FromBits(last + 1))), Bits(0.0f));
+  for (const float x : {-15.0f, -100.0f, -3.4e38f, -kInf}) {
+    EXPECT_EQ(Bits(accelmath::scalar::normcdf(x)), Bits(0.0f)) << x;
+  }
+  const std::uint32_t below_one = LastWhere("normcdf", Bits(5.0f), Bits(6.0f), [](float y) { return y < 1; });
+  CheckLanes("normcdf", Range(Bits(0.0f), Bits(6.0f), 16411));
+  CheckLanes("normcdf", Range(Bits(-0.0f), Bits(-3.0f), 16411));
+  CheckLanes("normcdf", Around(below_one, 500));
+  EXPECT_EQ(accelmath::scalar::normcdf(FromBits(below_one + 1)), 1.0f);  // 1 - w, w's error relative to w
+  EXPECT_EQ(accelmath::scalar::normcdf(kInf), 1.0f);
+}
+
+// erfcx(x) for x from 1 to the largest float: ~1/(x sqrt(pi)), subnormal from 4.8e37 on, no
+// overflow of x^2 or of the polynomials, no underflow to zero; +inf -> +0.
+TEST(Erf, ErfcxOfLargeArgumentsUpToTheLargestFloat) {
+  std::vector<float> xs = Range(Bits(1.0f), Bits(3.4028235e38f), 16411);
+  const std::vector<float> top = Around(Bits(3.4028235e38f) - 2000, 2000);
+  xs.insert(xs.end(), top.begin(), top.end());
+  const std::vector<float> y = CheckLanes("erfcx", xs);
+  int subnormal = 0;
+  for (const float v : y) subnormal += v > 0 && v < 0x1p-126f;
+  EXPECT_GT(subnormal, 1800);  // 1500 next to the end, the rest strided
+  EXPECT_GT(accelmath::scalar::erfcx(3.4028235e38f), 0.0f);
+  EXPECT_EQ(Bits(accelmath::scalar::erfcx(kInf)), Bits(0.0f));
+  CheckLanes("erfcx", Range(Bits(0.0f), Bits(1.0f), 16411));
+}
+
+// erfcx(x) for x < 0 grows like 2 e^(x^2): within the bound down to -9.38, +inf exactly where the
+// correctly rounded result is (the last finite float found by bisection on the exact tier: every
+// float within 3000 of it checked), and +inf for everything below, -inf included.
+TEST(Erf, ErfcxOverflowsAtTheRoundingThreshold) {
+  const std::uint32_t last = LastWhere("erfcx", Bits(-9.0f), Bits(-10.0f), [](float y) { return std::isfinite(y); });
+  std::vector<float> xs = Range(Bits(-0.0f), Bits(-9.0f), 16411);
+  const std::vector<float> end = Around(last, 3000);
+  xs.insert(xs.end(), end.begin(), end.end());
+  const std::vector<float> y = CheckLanes("erfcx", xs);
+  int overflows = 0;
+  for (const float v : y) overflows += std::isinf(v);
+  EXPECT_EQ(overflows, 3000);
+  EXPECT_TRUE(std::isfinite(accelmath::scalar::erfcx(FromBits(last))));
+  EXPECT_EQ(accelmath::scalar::erfcx(FromBits(last + 1)), kInf);
+  // Far below: +inf, also for -inf (checked directly: below -27 the oracle's exact tier falls back
+  // to its double tier, whose exp(x^2) overflows binary64 there).
+  std::vector<float> far = Range(Bits(-10.0f), Bits(-3.4028235e38f), 65537);
+  far.push_back(-kInf);
+  const auto* f = accelmath::find_function("erfcx");
+  std::vector<float> out(far.size());
+  ASSERT_EQ(ArrayOf(*f, out, far, far.size()), Status::kOk);
+  for (std::size_t i = 0; i < far.size(); ++i) {
+    EXPECT_EQ(out[i], kInf) << std::hexfloat << far[i];
+    EXPECT_EQ(accelmath::scalar::erfcx(far[i]), kInf) << std::hexfloat << far[i];
+  }
+}
+
+// erf is odd bit for bit (signed zeros included); tiny and subnormal x give 2x/sqrt(pi) correctly
+// rounded down to 2^-149 (a float32 x 2/sqrt(pi), or x^2 formed in float32, underflows there);
+// saturation to +-1 exactly from the first float where the correctly rounded result is 1.
+TEST(Erf, ErfOddTinyAndSaturating) {
+  EXPECT_EQ(Bits(accelmath::scalar::erf(0.0f)), Bits(0.0f));
+  EXPECT_EQ(Bits(accelmath::scalar::erf(-0.0f)), Bits(-0.0f));
+  // Every exponent field, mantissas strided: each checked, and erf(-x) = -erf(x) bit for bit.
+  const std::vector<float> pos = Range(1, Bits(3.4028235e38f), 32771);
+  std::vector<float> neg(pos.size());
+  for (std::size_t i = 0; i < pos.size(); ++i) neg[i] = -pos[i];
+  const std::vector<float> yp = CheckLanes("erf", pos);
+  const std::vector<float> yn = CheckLanes("erf", neg);
+  for (std::size_t i = 0; i < pos.size(); ++i) {
+    ASSERT_EQ(Bits(yn[i]), Bits(yp[i]) ^ 0x80000000u) << std::hexfloat << pos[i];
+  }
+  // Every subnormal near the bottom and near FLT_MIN, and the first normal binades.
+  std::vector<float> tiny = Range(1, 4096, 1);
+  const std::vector<float> near_min = Around(0x00800000u, 4096);
+  tiny.insert(tiny.end(), near_min.begin(), near_min.end());
+  CheckLanes("erf", tiny);
+  EXPECT_EQ(accelmath::scalar::erf(0x1p-149f), 0x1p-149f);  // 2^-149 1.128 rounds to 2^-149
+  // Saturation.
+  // The exact erf at the first float that rounds to 1 is 1 - 2^-25 (1 - 4.9e-7): 1.5e-14 from the tie,
+  // closer than the kernel's 2^-37 error, so the switch to 1 may come a few floats late (each
+  // result within the bound); the results never decrease and are 1 from 3000 floats on.
+  const std::uint32_t below_one = LastWhere("erf", Bits(3.5f), Bits(4.0f), [](float y) { return y < 1; });
+  const std::vector<float> sat = CheckLanes("erf", Around(below_one, 3000));
+  for (std::size_t i = 1; i < sat.size(); ++i) EXPECT_GE(sat[i], sat[i - 1]) << i;
+  EXPECT_EQ(sat.back(), 1.0f);
+  EXPECT_EQ(accelmath::scalar::erf(-FromBits(below_one + 3000)), -1.0f);
+  for (const float x : {4.0f, 10.0f, 1e20f, 3.4028235e38f, kInf}) {
+    EXPECT_EQ(accelmath::scalar::erf(x), 1.0f) << x;
+    EXPECT_EQ(accelmath::scalar::erf(-x), -1.0f) << x;
+  }
+}
+
+// Vectors that mix tails, tiny, moderate, huge and special arguments in every lane position, for
+// every function of the family: each lane against the scalar lane and the oracle.
+TEST(Erf, MixedLanesMatchTheScalarLaneAndTheOracle) {
+  const std::vector<float> base = {1e-30f, 3.4e38f, 1.0f, -1e10f, 0x1p-149f, 10.05f, -0.0f, 0.5f, -9.38f,
+                                   0x1p-126f, -7.0f, 3.92f, -3.9f, 1e5f, 0.17f, -14.17f, -13.5f, 5.42f,
+                                   2.0f, kInf, -kInf, NAN, 9.01f, -26.0f, 0.0f};
+  std::vector<float> xs;
+  for (std::size_t r = 0; r < base.size(); ++r) {
+    for (std::size_t i = 0; i < base.size(); ++i) xs.push_back(base[(i + r) % base.size()]);
+  }
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> u(-16.0f, 16.0f);
+  for (int i = 0; i < 4000; ++i) xs.push_back(u(rng));
+  for (const char* name : {"erf", "erfc", "normcdf"}) CheckLanes(name, xs);
+  // erfcx below -10 (far below its overflow at -9.38) must be +inf; the lanes above, the oracle.
+  CheckLanes("erfcx", xs, nullptr, [](float x) { return x < -10.0f; });
+}
+
+}  // namespace

@@ -186,15 +186,18 @@ const HwyLoops& LoopsOf(const FunctionInfo& f) {
 // kPositiveNormals: uniform bit patterns of the positive normal floats (every binade equally);
 // kHalfLine: half uniform in (lo, lo + 2|lo|), half log-uniform in [lo + 2|lo|, 1e6 |lo|], mixed;
 // kLogMagnitude: |x| log-uniform in [lo, hi], random sign (every lane of a vector a different scale);
+// kLogUniform: x log-uniform in [lo, hi], positive (ndtri@tails: p from 1e-38 to 0.5);
 // kIntegers: integers uniform in [lo, hi] (int32 for an int32 input, else as floats).
 struct Range {
-  enum Kind { kUniform, kPositiveNormals, kHalfLine, kLogMagnitude, kIntegers } kind;
+  enum Kind { kUniform, kPositiveNormals, kHalfLine, kLogMagnitude, kLogUniform, kIntegers } kind;
   float lo, hi;
   std::string Describe() const {
     char buf[160];
     if (kind == kPositiveNormals) return "uniform bit patterns of positive normal floats";
     if (kind == kLogMagnitude) {
       std::snprintf(buf, sizeof buf, "|x| log-uniform in [%g, %g], random sign", lo, hi);
+    } else if (kind == kLogUniform) {
+      std::snprintf(buf, sizeof buf, "log-uniform in [%g, %g]", lo, hi);
     } else if (kind == kIntegers) {
       std::snprintf(buf, sizeof buf, "integers uniform in [%g, %g]", lo, hi);
     } else if (kind == kHalfLine) {
@@ -301,7 +304,8 @@ constexpr RangeOverride kRangeOverrides[] = {
 
 // More input sets for some rows, timed as "<name>@<label>": the huge arguments of the trig functions
 // (every lane a different scale up to 1e30, so that the Payne-Hanek path runs on nearly every vector),
-// pow of a negative base (integer exponents: a real result), norm of long rows.
+// pow of a negative base (integer exponents: a real result), norm of long rows, ndtri on tail-heavy
+// p (log-uniform from 1e-38 to 0.5: 98% of the lanes in its tails, most of them far out).
 struct ExtraRange {
   std::string_view name, label;
   Range range;
@@ -316,6 +320,7 @@ constexpr ExtraRange kExtraRanges[] = {
     {"pow", "negbase", {Range::kUniform, -10.0f, 10.0f}, {Range::kIntegers, -10.0f, 10.0f}},
     {"norm", "row1024", {Range::kLogMagnitude, 1e-6f, 1e6f}, kNoRange, 1024},
     {"rnorm", "row1024", {Range::kLogMagnitude, 1e-6f, 1e6f}, kNoRange, 1024},
+    {"ndtri", "tails", {Range::kLogUniform, 1e-38f, 0.5f}},
 };
 constexpr std::size_t kRowLength = 16;  // the rows of a function of rows, by default
 
@@ -400,6 +405,9 @@ std::vector<std::uint32_t> Pool(const Range& r, ElementType type, std::size_t n,
           x = static_cast<float>(SplitMix(s) & 1 ? m : -m);
           break;
         }
+        case Range::kLogUniform:
+          x = static_cast<float>(r.lo * std::pow(double(r.hi) / r.lo, unit()));
+          break;
         case Range::kHalfLine: {
           const double a = r.lo, w = 2 * std::fabs(a);
           x = static_cast<float>(i % 2 == 0 ? a + w * unit() : (a + w) * std::pow(1e6 * std::fabs(a) / (a + w), unit()));
@@ -408,7 +416,8 @@ std::vector<std::uint32_t> Pool(const Range& r, ElementType type, std::size_t n,
         default:
           x = static_cast<float>(r.lo + (static_cast<double>(r.hi) - r.lo) * unit());
       }
-    } while (x <= r.lo && r.kind != Range::kPositiveNormals && r.kind != Range::kLogMagnitude);  // open at lo
+    } while (x <= r.lo && r.kind != Range::kPositiveNormals && r.kind != Range::kLogMagnitude &&
+             r.kind != Range::kLogUniform);  // open at lo
     if (r.kind == Range::kUniform && x >= r.hi) x = std::nextafter(r.hi, r.lo);  // open at a pole hi too (ndtri: p = 1)
     p[i] = std::bit_cast<std::uint32_t>(x);
   }

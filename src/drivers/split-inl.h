@@ -1,11 +1,16 @@
 // The split driver (Split rows of the registry), per Highway target: a cheap common region that
 // most inputs hit, and a rare, expensive one. In blocks of kBlock elements, every lane gets the
-// common formula (two vectors at a time, interleaved: backend/pair-inl.h) and is stored; the lanes
-// outside the common region are appended to a small buffer without a branch (a branch on "any rare
-// lane?" mispredicts when the rare lanes are scattered), evaluated densely by the rare formula, and
-// scattered back over the common values. The same per-lane functions as SplitEval
+// common formula (two vectors at a time, interleaved: backend/pair-inl.h) and is stored; the
+// positions of the lanes outside the common region are appended to a small buffer of int32 indices
+// without a branch (a branch on "any rare lane?" mispredicts when the rare lanes are scattered).
+// Then the rare lanes are gathered from the source (in place, where the common pass has overwritten
+// it: from a second buffer that the common pass fills the same way), evaluated densely by the rare
+// formula, and scattered back over the common values. The same per-lane functions as SplitEval
 // (drivers/eval-inl.h), so the same bits as the scalar lane. The partial last vector uses masked
 // loads and stores, so nothing past n is touched. binary64 evaluation only (every row so far).
+// Per vector of the common pass the bookkeeping is one compress of the index vector (a register
+// compress where the target has one, else a table lookup), one store and one add. Two vectors with
+// no common lane at all (most of them, for tail-heavy inputs) go to the rare formula directly.
 #if defined(ACCELMATH_DRIVERS_SPLIT_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_DRIVERS_SPLIT_INL_H_
 #undef ACCELMATH_DRIVERS_SPLIT_INL_H_
@@ -16,6 +21,7 @@
 #include <hwy/highway.h>
 
 #include <array>
+#include <cstdint>
 
 #include "accelmath/registry.h"
 #include "backend/pair-inl.h"
@@ -24,17 +30,16 @@ HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {
 
 #if HWY_TARGET == HWY_AVX2
-// AVX2 has no compress instruction and Highway 1.0.3's CompressStore for 64-bit lanes copies its
+// AVX2 has no compress instruction and Highway 1.0.3's CompressBits for 4 x int32 copies its
 // lookup table onto the stack on every call, so: our own table, built at compile time. Row m
-// (bit l set = lane l is wanted) lists the wanted lanes first, as pairs of 32-bit lane indices
-// for TableLookupLanes on the vector viewed as 8 x u32.
-constexpr auto kCompress4x64 = [] {
-  std::array<uint32_t, 16 * 8> t{};
-  for (uint32_t m = 0; m < 16; ++m) {
-    uint32_t pos = 0;
-    for (uint32_t pass = 0; pass < 2; ++pass) {
-      for (uint32_t l = 0; l < 4; ++l) {
-        if (((m >> l) & 1) == (pass == 0 ? 1u : 0u)) t[m * 8 + 2 * pos] = 2 * l, t[m * 8 + 2 * pos + 1] = 2 * l + 1, ++pos;
+// (bit l set = lane l is wanted) lists the wanted lanes first, for TableLookupLanes on 4 x int32.
+constexpr auto kCompress4x32 = [] {
+  std::array<int32_t, 16 * 4> t{};
+  for (int32_t m = 0; m < 16; ++m) {
+    int32_t pos = 0;
+    for (int32_t pass = 0; pass < 2; ++pass) {
+      for (int32_t l = 0; l < 4; ++l) {
+        if (((m >> l) & 1) == (pass == 0 ? 1 : 0)) t[m * 4 + pos++] = l;
       }
     }
   }
@@ -42,62 +47,101 @@ constexpr auto kCompress4x64 = [] {
 }();
 #endif
 
-// Appends the lanes of v (and of w) selected by `take` at out_v (out_w); returns how many.
-// May write a whole vector there, past the appended lanes.
-template <class D, class M, class V>
-HWY_INLINE size_t Append(D d, M take, V v, V w, TFromD<D>* out_v, TFromD<D>* out_w) {
-#if HWY_TARGET == HWY_AVX2
+// Appends the lanes of the int32 vector `idx` (and, kWithX, of the float32 vector `x`) selected by
+// `take` (a mask of the binary64 lanes of `dd`) at `out_i` (`out_x`); returns how many. May write a
+// whole vector there, past the appended lanes. AVX2: a table lookup; AVX-512: a register compress
+// (CompressBits; never the compress-to-memory form, slow on some CPUs).
+template <bool kWithX, class DD, class DI, class DF, class M, class VI, class VF>
+HWY_INLINE size_t Append(DD dd, DI di, DF df, M take, VI idx, VF x, int32_t* HWY_RESTRICT out_i,
+                         float* HWY_RESTRICT out_x) {
   uint8_t bits[8] = {};
-  StoreMaskBits(d, take, bits);
-  const Repartition<uint32_t, D> du32;
-  const auto idx = IndicesFromVec(du32, LoadU(du32, kCompress4x64.data() + 8 * bits[0]));
-  StoreU(BitCast(d, TableLookupLanes(BitCast(du32, v), idx)), d, out_v);
-  StoreU(BitCast(d, TableLookupLanes(BitCast(du32, w), idx)), d, out_w);
-  return CountTrue(d, take);
+  StoreMaskBits(dd, take, bits);
+#if HWY_TARGET == HWY_AVX2
+  const auto perm = LoadU(di, kCompress4x32.data() + 4 * bits[0]);
+  StoreU(TableLookupLanes(idx, IndicesFromVec(di, perm)), di, out_i);
+  if constexpr (kWithX) StoreU(TableLookupLanes(x, IndicesFromVec(df, perm)), df, out_x);
 #else
-  CompressStore(w, take, d, out_w);
-  return CompressStore(v, take, d, out_v);
+  StoreU(CompressBits(idx, bits), di, out_i);
+  if constexpr (kWithX) StoreU(CompressBits(x, bits), df, out_x);
 #endif
+  (void)df, (void)x, (void)out_x;
+  return CountTrue(dd, take);
 }
 
-template <Eval E, class K>
-HWY_INLINE void SplitUnary(const K& k, const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, size_t n) {
-  static_assert(E == Eval::kF64, "the split driver evaluates in binary64 lanes");
+// kInPlace (dst == src): the common pass overwrites the source, so the rare lanes' inputs are
+// appended too (a second compress per vector); otherwise they are gathered from the source.
+template <bool kInPlace, class K>
+HWY_INLINE void SplitUnaryImpl(const K& k, const float* src, float* dst, size_t n) {
   const ScalableTag<double> dd;
   const Rebind<float, decltype(dd)> df;
+  const Rebind<int32_t, decltype(dd)> di;
   const size_t N = Lanes(dd);
   constexpr size_t kBlock = 512;
   constexpr size_t kSlack = HWY_MAX_BYTES / sizeof(double);  // appends write whole vectors
-  HWY_ALIGN double rare_x[kBlock + kSlack] = {};
-  HWY_ALIGN double rare_i[kBlock + kSlack];
+  HWY_ALIGN int32_t rare_i[kBlock + kSlack];
+  HWY_ALIGN float rare_x[kBlock + kSlack];  // in place only
   HWY_ALIGN float rare_y[kBlock + kSlack];
-  const auto iota = Iota(dd, 0.0);
+  const auto iota = Iota(di, 0);
+  const auto step = Set(di, static_cast<int32_t>(2 * N));
   for (size_t b = 0; b < n; b += kBlock) {
     const size_t m = HWY_MIN(kBlock, n - b);
     size_t nr = 0;
     size_t i = 0;
-    for (; i + 2 * N <= m; i += 2 * N) {
-      const auto x0 = PromoteTo(dd, LoadU(df, src + b + i));
-      const auto x1 = PromoteTo(dd, LoadU(df, src + b + i + N));
+    auto idx0 = iota;
+    auto idx1 = Add(iota, Set(di, static_cast<int32_t>(N)));
+    for (; i + 2 * N <= m; i += 2 * N, idx0 = Add(idx0, step), idx1 = Add(idx1, step)) {
+      const auto f0 = LoadU(df, src + b + i);
+      const auto f1 = LoadU(df, src + b + i + N);
+      const auto x0 = PromoteTo(dd, f0);
+      const auto x1 = PromoteTo(dd, f1);
       const auto c0 = k.IsCommon(dd, x0), c1 = k.IsCommon(dd, x1);
+      if (AllFalse(dd, Or(c0, c1))) {  // every lane rare (tail-heavy inputs): no compaction
+        StoreU(DemoteTo(df, k.Rare(dd, x0)), df, dst + b + i);
+        StoreU(DemoteTo(df, k.Rare(dd, x1)), df, dst + b + i + N);
+        continue;
+      }
       const auto y = k.Common(Pair<decltype(dd)>{dd}, PairVec<decltype(dd)>{x0, x1});
       StoreU(DemoteTo(df, y.a), df, dst + b + i);
       StoreU(DemoteTo(df, y.b), df, dst + b + i + N);
-      nr += Append(dd, Not(c0), x0, Add(iota, Set(dd, double(i))), rare_x + nr, rare_i + nr);
-      nr += Append(dd, Not(c1), x1, Add(iota, Set(dd, double(i + N))), rare_x + nr, rare_i + nr);
+      nr += Append<kInPlace>(dd, di, df, Not(c0), idx0, f0, rare_i + nr, rare_x + nr);
+      nr += Append<kInPlace>(dd, di, df, Not(c1), idx1, f1, rare_i + nr, rare_x + nr);
     }
     for (; i < m; i += N) {  // at most one full and one partial vector
       const size_t r = HWY_MIN(N, m - i);
       const auto live = FirstN(df, r);
-      const auto x = PromoteTo(dd, MaskedLoad(live, df, src + b + i));
-      BlendedStore(DemoteTo(df, k.Common(dd, x)), live, df, dst + b + i);
+      const auto f = MaskedLoad(live, df, src + b + i);
+      const auto x = PromoteTo(dd, f);
       const auto take = AndNot(k.IsCommon(dd, x), FirstN(dd, r));
-      nr += Append(dd, take, x, Add(iota, Set(dd, double(i))), rare_x + nr, rare_i + nr);
+      const auto idx = Add(iota, Set(di, static_cast<int32_t>(i)));
+      BlendedStore(DemoteTo(df, k.Common(dd, x)), live, df, dst + b + i);
+      nr += Append<kInPlace>(dd, di, df, take, idx, f, rare_i + nr, rare_x + nr);
     }
-    for (size_t j = 0; j < nr; j += N) {
-      StoreU(DemoteTo(df, k.Rare(dd, LoadU(dd, rare_x + j))), df, rare_y + j);
+    if constexpr (kInPlace) {
+      StoreU(Zero(df), df, rare_x + nr);  // the last rare vector's lanes past nr: 0, not stale
+      for (size_t j = 0; j < nr; j += N) {
+        StoreU(DemoteTo(df, k.Rare(dd, PromoteTo(dd, LoadU(df, rare_x + j)))), df, rare_y + j);
+      }
+    } else {
+      // The last rare vector reads a whole vector of indices: those past nr point at element 0 of
+      // the block (its result is not stored).
+      StoreU(Zero(di), di, rare_i + nr);
+      for (size_t j = 0; j < nr; j += N) {
+        const auto x = PromoteTo(dd, GatherIndex(df, src + b, LoadU(di, rare_i + j)));
+        StoreU(DemoteTo(df, k.Rare(dd, x)), df, rare_y + j);
+      }
     }
     for (size_t j = 0; j < nr; ++j) dst[b + static_cast<size_t>(rare_i[j])] = rare_y[j];
+  }
+}
+
+template <Eval E, class K>
+HWY_INLINE void SplitUnary(const K& k, const float* src, float* dst, size_t n) {
+  static_assert(E == Eval::kF64, "the split driver evaluates in binary64 lanes");
+  // The contract allows dst == src or disjoint arrays, nothing in between.
+  if (static_cast<const void*>(src) == static_cast<const void*>(dst)) {
+    SplitUnaryImpl<true>(k, src, dst, n);
+  } else {
+    SplitUnaryImpl<false>(k, src, dst, n);
   }
 }
 

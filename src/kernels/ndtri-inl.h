@@ -15,9 +15,13 @@
 #define ACCELMATH_KERNELS_NDTRI_INL_H_
 #endif
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 
 #include "kernels/common-inl.h"
+#include "kernels/float_bits.h"
 #include "kernels/log-inl.h"
 #include "kernels/ndtri_coeffs.h"
 
@@ -34,19 +38,83 @@ ACCELMATH_KERNEL V NdtriSpecials(D d, V p, V x) {
   return IfThenElse(And(Ge(p, zero), Le(p, one)), x, Set(d, std::numeric_limits<T>::quiet_NaN()));
 }
 
+// Row q (int64 lanes, 0..7) of 8-entry tables, per lane: one register permute per table where a
+// vector holds 8 doubles, two and a select where it holds 4 (one where no lane needs rows 4..7:
+// tested once per vector, the same values either way), a gather otherwise (the scalar lane).
+template <class D, class VI>
+ACCELMATH_KERNEL auto NdtriLookup8(D d, VI q) {
+  if constexpr (MaxLanes(D()) == 8) {
+    const auto idx = IndicesFromVec(d, q);
+    return [=](const std::array<double, 8>& t) { return TableLookupLanes(LoadU(d, t.data()), idx); };
+  } else if constexpr (MaxLanes(D()) == 4) {
+    const RebindToSigned<D> di;
+    const auto idx = IndicesFromVec(d, And(q, Set(di, int64_t{3})));
+    const auto up = RebindMask(d, Gt(q, Set(di, int64_t{3})));
+    const bool any_up = !AllFalse(d, up);
+    return [=](const std::array<double, 8>& t) {
+      const auto lo = TableLookupLanes(LoadU(d, t.data()), idx);
+      return any_up ? IfThenElse(up, TableLookupLanes(LoadU(d, t.data() + 4), idx), lo) : lo;
+    };
+  } else {
+    return [=](const std::array<double, 8>& t) { return GatherIndex(d, t.data(), q); };
+  }
+}
+
+// -ndtri(t) for t in [2^-150, 0.075] (binary64 lanes holding t exactly, 24 significant bits at
+// most), without a division (tools/coeffs/ndtri.py has the tables):
+//   w = -ln t: t = 2^k m, m in [1, 2); j = the top 3 bits of m's fraction, z = m c_j - 1 (one fma,
+//     exact: c_j has 20 significant bits), |z| <= 0.0589; w = -k ln2 + ln c_j - log1p(z),
+//     log1p(z) = z + z^2 L(z) (absolute error 6e-13, against w >= 2.59);
+//   r = sqrt(w); piece i = the binade of w (w in [2^(i+1), 2^(i+2)), i = 0..5); -ndtri(t) =
+//     T_i(r - mid_i), T_i of degree 8 (relative error <= 2.3e-11), its coefficients read per lane.
+// Lanes with other t (0, negative, NaN, ...) give garbage: callers overwrite them.
+template <class D, class V>
+ACCELMATH_KERNEL V NdtriTail(D d, V t) {
+  static constexpr auto kLogC = coeffs::kTailLogC();
+  static constexpr auto kLogLnC = coeffs::kTailLogLnC();
+  static constexpr auto kMid = coeffs::kTailMid();
+  static constexpr auto kPoly = coeffs::kTailPoly();
+  using FB = kernels::FloatBits<double>;
+  const RebindToUnsigned<D> du;
+  const RebindToSigned<D> di;
+  const auto bits = BitCast(du, t);
+  const auto seven = Set(du, uint64_t{7});
+  const V k = Sub(BitCast(d, Or(ShiftRight<FB::kMantissaBits>(bits), Set(du, FB::kMagicBits))),
+                  Set(d, FB::kMagic + double(FB::kExponentBias)));
+  const V m = BitCast(d, Or(And(bits, Set(du, (uint64_t{1} << FB::kMantissaBits) - 1)), Set(du, FB::kOneBits)));
+  const auto log_row = NdtriLookup8(d, BitCast(di, And(ShiftRight<FB::kMantissaBits - 3>(bits), seven)));
+  const V z = MulSub(m, log_row(kLogC), Set(d, 1.0));
+  const V log1p = MulAdd(Mul(z, z), Estrin(d, z, coeffs::kTailLog1p()), z);
+  const V w = Sub(NegMulAdd(k, Set(d, coeffs::kLn2), log_row(kLogLnC)), log1p);
+  const V r = Sqrt(w);
+  const auto piece = NdtriLookup8(d, BitCast(di, And(ShiftRight<FB::kMantissaBits>(BitCast(du, w)), seven)));
+  const V s = Sub(r, piece(kMid));
+  return detail::Estrin<kPoly.size()>([&](size_t i) { return piece(kPoly[i]); }, s);
+}
+
+// The centre polynomial sum c_i y^i (16 terms): pairs c_2k + c_2k+1 y (independent fmas), then
+// Horner in y^2 over the pairs. 16 operations where Estrin's scheme takes 18 (y^4 and y^8), with a
+// longer dependency chain that two interleaved vectors (the split driver's Pair) and out-of-order
+// execution cover: measured faster on AVX2, and llvm-mca says the same of AVX-512 (Ice Lake).
+template <class D, class V, size_t N>
+ACCELMATH_KERNEL V NdtriCentrePoly(D d, V y, const std::array<double, N>& c) {
+  static_assert(N % 2 == 0 && N >= 4);
+  const V y2 = Mul(y, y);
+  V acc = MulAdd(Set(d, c[N - 1]), y, Set(d, c[N - 2]));
+  for (size_t k = N / 2 - 1; k-- > 0;) acc = MulAdd(acc, y2, MulAdd(Set(d, c[2 * k + 1]), y, Set(d, c[2 * k])));
+  return acc;
+}
+
 // Default ndtri, evaluated in binary64 lanes: `p` holds float32 values (exactly), the result is
-// rounded to float32 by the caller, once. The tails are accurate to ~1e-15 relative and the
-// centre to 3.2e-10, so the float32 result is within 0.5 + 0.006 ulp of the exact value.
+// rounded to float32 by the caller, once. The centre is accurate to 3.2e-10 relative and the
+// tails to 2.4e-11, so the float32 result is within 0.5 + 0.006 ulp of the exact value.
 // Measured over all 1,065,353,217 float32 p in [0, 1] (`accelmath sweep ndtri`, docs/accuracy.md):
 // max 0.503735 ulp at p = 0.0770828202; 99.996% correctly rounded.
-//   Centre, |p - 1/2| <= 0.425 (|u| <= 0.85, u = 2p - 1 exact):
-//     x = u P(u^2 - shift), P the degree-15 Chebyshev interpolant of sqrt(2) erfinv(u)/u in
-//     w = u^2 (rel. error 3.2e-10, tools/coeffs/ndtri.py), by Estrin's scheme. Odd in u, so the
-//     symmetry is exact.
-//   Tails: t = min(p, 1 - p) (exact), r = sqrt(-ln t) (ln: LogOfNormal in binary64, where every
-//     float32 t, subnormals included, is normal); x = -R(r) for p < 1/2, +R(r) otherwise, with
-//     R the AS241 (Wichura 1988) rationals in r - 1.6 for r <= 5 and in r - 5 beyond
-//     (rel. error < 1e-16), selected per lane in one evaluation.
+//   Centre, |p - 1/2| <= 0.425 (q = p - 1/2 exact, u = 2q):
+//     x = q Q(q^2 - shift/4) = u P(u^2 - shift), P the degree-15 Chebyshev interpolant of
+//     sqrt(2) erfinv(u)/u in w = u^2 (rel. error 3.2e-10, tools/coeffs/ndtri.py), Q_i = 2 4^i P_i
+//     (exactly: the same bits as u P), by NdtriCentrePoly. Odd in q, so the symmetry is exact.
+//   Tails: t = min(p, 1 - p) (exact); x = -NdtriTail(t) for p < 1/2, +NdtriTail(t) otherwise.
 template <class D, class V>
 ACCELMATH_KERNEL auto NdtriIsCommon(D d, V p) {
   return Le(Abs(Sub(p, Set(d, 0.5))), Set(d, 0.425));
@@ -56,21 +124,18 @@ ACCELMATH_KERNEL auto NdtriIsCommon(D d, V p) {
 template <class D, class V>
 ACCELMATH_KERNEL V NdtriCommon(D d, V p) {
   const V q = Sub(p, Set(d, 0.5));
-  const V u = Add(q, q);
-  return Mul(u, Estrin(d, MulSub(u, u, Set(d, coeffs::kNdtriCentreShift)), coeffs::kNdtriCentre()));
+  return Mul(q, NdtriCentrePoly(d, MulSub(q, q, Set(d, coeffs::kNdtriCentreShiftQ)), coeffs::kNdtriCentreQ()));
 }
 
-// The tails, valid where !NdtriIsCommon; includes every special value.
+// The tails, valid where !NdtriIsCommon; includes every special value (looked at only when a lane
+// of the vector is outside (0, 1)).
 template <class D, class V>
 ACCELMATH_KERNEL V NdtriRare(D d, V p) {
-  const V t = Min(p, Sub(Set(d, 1.0), p));
-  const V r = Sqrt(Neg(LogOfNormal(d, t, coeffs::kLogAtanh(), coeffs::kLn2)));
-  const auto near = Le(r, Set(d, 5.0));
-  const V s = Sub(r, IfThenElse(near, Set(d, 1.6), Set(d, 5.0)));
-  const V num = EstrinSelect(d, near, s, coeffs::kAs241NumA(), coeffs::kAs241NumB());
-  const V den = EstrinSelect(d, near, s, coeffs::kAs241DenA(), coeffs::kAs241DenB());
-  const V tail = Div(num, den);
-  return NdtriSpecials(d, p, IfThenElse(Lt(p, Set(d, 0.5)), Neg(tail), tail));
+  const V one = Set(d, 1.0);
+  const V tail = NdtriTail(d, Min(p, Sub(one, p)));
+  const V x = IfThenElse(Lt(p, Set(d, 0.5)), Neg(tail), tail);
+  if (AllTrue(d, And(Gt(p, Zero(d)), Lt(p, one)))) return x;
+  return NdtriSpecials(d, p, x);
 }
 
 // The proposal's configuration ("taskbook"), all in float32 lanes, reproduced as written:
@@ -105,14 +170,61 @@ ACCELMATH_KERNEL V NdtriTaskbook(D d, V p) {
   return NdtriSpecials(d, p, x);
 }
 
-// erfinv, erfcinv: PLACEHOLDER stubs until the work lands.
+// erfinv(x) = ndtri((1 + x)/2)/sqrt 2 and erfcinv(y) = erfinv(1 - y) = -ndtri(y/2)/sqrt 2, on the
+// same pieces as ndtri (Split rows; binary64 lanes, one rounding to float32 at the end):
+//   Centre, |u| <= 0.85 (erfinv: u = x; erfcinv: u = 1 - y, exact): u E(u^2 - shift), E = P/sqrt 2
+//     (ndtri's centre polynomial, rel. error 3.2e-10). erfinv is odd (+-0 -> +-0).
+//   Tails: t = (1 - |x|)/2 (erfinv) or min(y, 2 - y)/2 (erfcinv), both exact in binary64 (t is
+//     2^-25 at least for erfinv, 2^-150 for erfcinv at y = 2^-149: normal in binary64); the value
+//     is NdtriTail(t)/sqrt 2, with the sign of x (erfinv), negative for y > 1 (erfcinv).
+//   Special values: erfinv(+-1) = +-inf, erfcinv(+-0) = +inf, erfcinv(2) = -inf; NaN outside the
+//     domain (canonical NaN) and for a NaN input (that NaN, quieted).
+// Measured over every float32 input (`accelmath sweep erfinv`, `accelmath sweep erfcinv`):
+//   erfinv  max ERFINV_SWEEP
+//   erfcinv max ERFCINV_SWEEP
 template <class D, class V>
-ACCELMATH_KERNEL V Erfinv(D /*d*/, V x) {
-  return x;
+ACCELMATH_KERNEL auto ErfinvIsCommon(D d, V x) {
+  return Le(Abs(x), Set(d, 0.85));
 }
 template <class D, class V>
-ACCELMATH_KERNEL V Erfcinv(D /*d*/, V x) {
-  return x;
+ACCELMATH_KERNEL V ErfinvCommon(D d, V x) {
+  return Mul(x, NdtriCentrePoly(d, MulSub(x, x, Set(d, coeffs::kNdtriCentreShift)), coeffs::kErfinvCentre()));
+}
+template <class D, class V>
+ACCELMATH_KERNEL V ErfinvRare(D d, V x) {
+  const V one = Set(d, 1.0);
+  const V ax = Abs(x);
+  const V sign = SignOf(d, x);
+  const V tail = Mul(NdtriTail(d, Mul(Sub(one, ax), Set(d, 0.5))), Set(d, coeffs::kInvSqrt2));
+  const RebindToUnsigned<D> du;
+  const V r = BitCast(d, Or(BitCast(du, tail), BitCast(du, sign)));
+  if (AllTrue(d, Lt(ax, one))) return r;
+  const V inf = BitCast(d, Or(BitCast(du, Set(d, std::numeric_limits<double>::infinity())), BitCast(du, sign)));
+  const V special = IfThenElse(Eq(ax, one), inf, Set(d, kCanonicalNaN<double>));
+  return KeepNaN(x, IfThenElse(Lt(ax, one), r, special));
+}
+
+template <class D, class V>
+ACCELMATH_KERNEL auto ErfcinvIsCommon(D d, V y) {
+  return Le(Abs(Sub(Set(d, 1.0), y)), Set(d, 0.85));
+}
+template <class D, class V>
+ACCELMATH_KERNEL V ErfcinvCommon(D d, V y) {
+  const V u = Sub(Set(d, 1.0), y);
+  return Mul(u, NdtriCentrePoly(d, MulSub(u, u, Set(d, coeffs::kNdtriCentreShift)), coeffs::kErfinvCentre()));
+}
+template <class D, class V>
+ACCELMATH_KERNEL V ErfcinvRare(D d, V y) {
+  const V one = Set(d, 1.0);
+  const V two = Set(d, 2.0);
+  const V tail = Mul(NdtriTail(d, Mul(Min(y, Sub(two, y)), Set(d, 0.5))), Set(d, coeffs::kInvSqrt2));
+  const V r = IfThenElse(Gt(y, one), Neg(tail), tail);
+  const auto inside = And(Gt(y, Zero(d)), Lt(y, two));
+  if (AllTrue(d, inside)) return r;
+  const V inf = Set(d, std::numeric_limits<double>::infinity());
+  V special = IfThenElse(Eq(y, Zero(d)), inf, Set(d, kCanonicalNaN<double>));
+  special = IfThenElse(Eq(y, two), Neg(inf), special);
+  return KeepNaN(y, IfThenElse(inside, r, special));
 }
 
 }  // namespace accelmath::ACCELMATH_KNS

@@ -13,76 +13,114 @@
 
 namespace accelmath::coeffs {
 
-// Default centre: g(w) = sqrt(2) erfinv(sqrt w)/sqrt w ~ P(w - kNdtriCentreShift), w = u^2 in [0, 0.7225];
+// Centre: g(w) = sqrt(2) erfinv(sqrt w)/sqrt w ~ P(w - kNdtriCentreShift), w = u^2 in [0, 0.7225];
 // Chebyshev interpolant of degree 15; max relative error (doubles, exact arithmetic) 3.19e-10.
-inline constexpr double kNdtriCentreShift = 0x1.7200000000000p-2;
-ACCELMATH_COEFFS std::array<double, 16> kNdtriCentre() {
+// ndtri: q Q(q^2 - kNdtriCentreShiftQ), q = p - 1/2, Q_i = 2 4^i P_i (exactly).
+inline constexpr double kNdtriCentreShiftQ = 0x1.7200000000000p-4;
+ACCELMATH_COEFFS std::array<double, 16> kNdtriCentreQ() {
   return {{
-      0x1.6745dd5b0805dp+0,
-      0x1.112490a8712a5p-1,
-      0x1.c92115456d36bp-2,
-      0x1.ded0f1c25a0c2p-2,
-      0x1.16fd3c619d775p-1,
-      0x1.5a03b42a027eep-1,
-      0x1.c0371ce13c00ep-1,
-      0x1.2a0105f95cc8cp+0,
-      0x1.8221bf0977866p+0,
-      0x1.09c7fa917c1c8p+1,
-      0x1.0596ee28530c5p+2,
-      0x1.75779c2904d22p+2,
-      -0x1.311c9daad0ee4p+1,
-      -0x1.dc35e7e7abd31p+1,
-      0x1.687084637f0c2p+5,
-      0x1.0862358436529p+6}};
+      0x1.6745dd5b0805dp+1,
+      0x1.112490a8712a5p+2,
+      0x1.c92115456d36bp+3,
+      0x1.ded0f1c25a0c2p+5,
+      0x1.16fd3c619d775p+8,
+      0x1.5a03b42a027eep+10,
+      0x1.c0371ce13c00ep+12,
+      0x1.2a0105f95cc8cp+15,
+      0x1.8221bf0977866p+17,
+      0x1.09c7fa917c1c8p+20,
+      0x1.0596ee28530c5p+23,
+      0x1.75779c2904d22p+25,
+      -0x1.311c9daad0ee4p+26,
+      -0x1.dc35e7e7abd31p+28,
+      0x1.687084637f0c2p+34,
+      0x1.0862358436529p+37}};
+}
+// erfinv, erfcinv: u E(u^2 - kNdtriCentreShift), E_i = P_i / sqrt 2 (rounded); max relative error 3.19e-10.
+inline constexpr double kNdtriCentreShift = 0x1.7200000000000p-2;
+ACCELMATH_COEFFS std::array<double, 16> kErfinvCentre() {
+  return {{
+      0x1.fc16afd22997ap-1,
+      0x1.824844ad09ae8p-2,
+      0x1.433d3ad5a243dp-2,
+      0x1.5292fd13bd28dp-2,
+      0x1.8a8ce161f5dc5p-2,
+      0x1.e9569e5091cd7p-2,
+      0x1.3cefa21703d12p-1,
+      0x1.a570f8b1c07a6p-1,
+      0x1.1109536d1b993p+0,
+      0x1.77df0f8f203f1p+0,
+      0x1.71f18a83379b9p+1,
+      0x1.0814ca13cda17p+2,
+      -0x1.af7e4390b11c5p+0,
+      -0x1.50bb523646c72p+1,
+      0x1.fdbd0b90cc89ep+4,
+      0x1.75e519146dc73p+5}};
 }
 
-// AS241 (Wichura 1988) tail rationals in s = r - 1.6, r = sqrt(-ln t) in [1.60943, 5];
-// max relative error (doubles, exact arithmetic) 7.57e-17.
-ACCELMATH_COEFFS std::array<double, 8> kAs241NumA() {
+// Tails, ln t = k ln2 + log1p(z) - ln c_j, z = m c_j - 1 (t = 2^k m, j = top 3 bits of m's fraction).
+ACCELMATH_COEFFS std::array<double, 8> kTailLogC() {
   return {{
-      0x1.6c665fde9526ap+0,
-      0x1.2857748cab19bp+2,
-      0x1.713f71462256ap+2,
-      0x1.d2ecb1a3d02c4p+1,
-      0x1.453cc085375b2p+0,
-      0x1.ef2abb9b85c37p-3,
-      0x1.744eb6c45ec67p-6,
-      0x1.9615ac0b7ace9p-11}};
+      0x1.e1e1e00000000p-1,
+      0x1.af28600000000p-1,
+      0x1.8618600000000p-1,
+      0x1.642c800000000p-1,
+      0x1.47ae200000000p-1,
+      0x1.2f68400000000p-1,
+      0x1.1a7ba00000000p-1,
+      0x1.0842200000000p-1}};
 }
-ACCELMATH_COEFFS std::array<double, 8> kAs241DenA() {
+ACCELMATH_COEFFS std::array<double, 8> kTailLogLnC() {
   return {{
-      0x1.0000000000000p+0,
-      0x1.06cefbb46a449p+1,
-      0x1.ad278e6526633p+0,
-      0x1.61292f23385c9p-1,
-      0x1.2f5123394f040p-3,
-      0x1.f207a7eab17bfp-7,
-      0x1.1f18cbfdf2728p-11,
-      0x1.20d3f686439e4p-30}};
+      -0x1.f0a32c01163a6p-5,
+      -0x1.5ff33f0a7a014p-3,
+      -0x1.1675cebaba62ep-2,
+      -0x1.739d8f6bbd207p-2,
+      -0x1.c8ff5879aa442p-2,
+      -0x1.0be74242530c3p-1,
+      -0x1.307d6134f15cep-1,
+      -0x1.52a2b465bd3bbp-1}};
 }
-// ... and in s = r - 5, r in [5, 10.1626] (t down to 2^-149); max relative error 9.39e-17.
-ACCELMATH_COEFFS std::array<double, 8> kAs241NumB() {
+// log1p(z) = z + z^2 L(z), |z| <= 0.05882; max absolute error 5.93e-13.
+ACCELMATH_COEFFS std::array<double, 6> kTailLog1p() {
   return {{
-      0x1.aa1b1c13ee526p+2,
-      0x1.5daea6e875003p+2,
-      0x1.c8ea6461fa445p+0,
-      0x1.2fad9315255cfp-2,
-      0x1.b2b41193b4ee7p-6,
-      0x1.45c1908425345p-10,
-      0x1.c6ec6cc59e02ap-16,
-      0x1.afb74d693bf93p-23}};
+      -0x1.00000001655b4p-1,
+      0x1.55555557d1231p-2,
+      -0x1.ffff8e8e1501bp-3,
+      0x1.999934bae01f8p-3,
+      -0x1.56aa8c4971d53p-3,
+      0x1.25c1a1f739fecp-3}};
 }
-ACCELMATH_COEFFS std::array<double, 8> kAs241DenB() {
+
+// Tails, -ndtri(t) = T_i(r - kTailMid()[i]), r = sqrt(w), w = -ln t in [2^(i+1), 2^(i+2)) (piece i,
+// clipped to [2.59027, 103.972]: t in [2^-150, 0.075]); degree 8; max relative error per piece
+// (doubles, exact arithmetic) 4.55e-13, 2.27e-11, 1.45e-11, 9.69e-12, 6.44e-12, 1.64e-13. Entries 6 and 7 repeat piece 5.
+ACCELMATH_COEFFS std::array<double, 8> kTailMid() {
   return {{
-      0x1.0000000000000p+0,
-      0x1.331d34fc7d77fp-1,
-      0x1.186eb183443fbp-3,
-      0x1.e76f93215462ap-7,
-      0x1.9c8bc979dc5d7p-11,
-      0x1.35c2c496374bfp-16,
-      0x1.31446f740b9e0p-23,
-      0x1.269bff1f8c190p-49}};
+      0x1.ce00000000000p+0,
+      0x1.3600000000000p+1,
+      0x1.b600000000000p+1,
+      0x1.3600000000000p+2,
+      0x1.b600000000000p+2,
+      0x1.2400000000000p+3,
+      0x1.2400000000000p+3,
+      0x1.2400000000000p+3}};
 }
+ACCELMATH_COEFFS std::array<std::array<double, 8>, 9> kTailPoly() {
+  return {{
+      {{0x1.c4ad7ce69513ap+0, 0x1.6212ebe8c0011p+1, 0x1.13bebf4af697bp+2, 0x1.9b63ef62590f8p+2, 0x1.2b10b9af302bbp+3, 0x1.944699c53f30cp+3, 0x1.944699c53f30cp+3, 0x1.944699c53f30cp+3}},
+      {{0x1.a9e01ddac0b93p+0, 0x1.9457ec62d557fp+0, 0x1.8390abf8ba57dp+0, 0x1.7915629cd83b0p+0, 0x1.72c671421440ep+0, 0x1.6f8840e009df0p+0, 0x1.6f8840e009df0p+0, 0x1.6f8840e009df0p+0}},
+      {{-0x1.830f6c670d5abp-4, -0x1.8f50102e77951p-5, -0x1.645feb5cf8babp-6, -0x1.33cbabe830546p-7, -0x1.04aeed7c1699fp-8, -0x1.f630f5e47e408p-10, -0x1.f630f5e47e408p-10, -0x1.f630f5e47e408p-10}},
+      {{0x1.3c12eaba610d2p-5, 0x1.f76fcdded9709p-7, 0x1.4a1dde98708e1p-8, 0x1.9fba6b487c9aap-10, 0x1.ff47f2844bba9p-12, 0x1.77ed555c0e8fdp-13, 0x1.77ed555c0e8fdp-13, 0x1.77ed555c0e8fdp-13}},
+      {{-0x1.0e64364a19811p-6, -0x1.49ea11f8187d6p-8, -0x1.3c33bbe5f619ep-10, -0x1.2161b68066b13p-12, -0x1.01c33748f490dp-14, -0x1.20cc7e9f63694p-16, -0x1.20cc7e9f63694p-16, -0x1.20cc7e9f63694p-16}},
+      {{0x1.df0b7c59545a1p-8, 0x1.bc220df644ae7p-10, 0x1.356cce7bf8584p-12, 0x1.9a6b17ad3ee33p-15, 0x1.084f51268af4fp-17, 0x1.c311168b45ba7p-20, 0x1.c311168b45ba7p-20, 0x1.c311168b45ba7p-20}},
+      {{-0x1.b4bd04fe17b14p-9, -0x1.318e7d0968abdp-11, -0x1.33ed5f77cc75ep-14, -0x1.2710105f160d6p-17, -0x1.127c89ed1cec9p-20, -0x1.644b972c52498p-23, -0x1.644b972c52498p-23, -0x1.644b972c52498p-23}},
+      {{0x1.a0192fe790aa0p-10, 0x1.c3dffb4119bf0p-13, 0x1.47dab97b8d457p-16, 0x1.c59206e1ccd59p-20, 0x1.30c6ed2cf7324p-23, 0x1.243302112cb50p-26, 0x1.243302112cb50p-26, 0x1.243302112cb50p-26}},
+      {{-0x1.8cac3593f2d7ap-11, -0x1.4b1731957e14fp-14, -0x1.556147b0c5320p-18, -0x1.55d7a0dba8510p-22, -0x1.48544d80f9ef2p-26, -0x1.e0d499f6043d7p-30, -0x1.e0d499f6043d7p-30, -0x1.e0d499f6043d7p-30}}}};
+}
+
+// AS241 (Wichura 1988) tail rationals in binary64, as checked: max relative error 7.57e-17
+// in s = r - 1.6, r in [1.60943, 5], and 9.39e-17 in s = r - 5, r in [5, 10.1626].
 // The same four tables rounded to float32, for the taskbook variant.
 ACCELMATH_COEFFS std::array<float, 8> kAs241NumAF() {
   return {{
@@ -159,17 +197,7 @@ ACCELMATH_COEFFS std::array<float, 24> kTaskbookSeries() {
       0x1.500316p-7f}};
 }
 
-// log(m) = 2s + s z P(z), z = s^2, P_j = 2/(2j+3), j = 0, 1, ...: double kernel (7 terms), float kernel (4 terms).
-ACCELMATH_COEFFS std::array<double, 7> kLogAtanh() {
-  return {{
-      0x1.5555555555555p-1,
-      0x1.999999999999ap-2,
-      0x1.2492492492492p-2,
-      0x1.c71c71c71c71cp-3,
-      0x1.745d1745d1746p-3,
-      0x1.3b13b13b13b14p-3,
-      0x1.1111111111111p-3}};
-}
+// log(m) = 2s + s z P(z), z = s^2, P_j = 2/(2j+3), j = 0, 1, ...: 4 terms (taskbook, float32).
 ACCELMATH_COEFFS std::array<float, 4> kLogAtanhF() {
   return {{
       0x1.555556p-1f,
@@ -180,6 +208,7 @@ ACCELMATH_COEFFS std::array<float, 4> kLogAtanhF() {
 
 // Constants (correctly rounded).
 inline constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+inline constexpr double kInvSqrt2 = 0x1.6a09e667f3bcdp-1;
 inline constexpr float kLn2F = 0x1.62e43p-1f;
 inline constexpr float k64Ln2F = 0x1.62e43p+5f;  // ln(2^64), taskbook subnormal rescue
 inline constexpr float kSqrt2F = 0x1.6a09e6p+0f;

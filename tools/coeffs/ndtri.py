@@ -7,21 +7,37 @@ Needs mpmath only. Deterministic: the same mpmath gives the same bytes (a CTest
 checks that the committed header is what this script prints).
 
 Tables
-  kNdtriCentre      default kernel, |p - 1/2| <= 0.425: ndtri(p) = u * P(u^2 - kNdtriCentreShift),
-                    u = 2p - 1. P is the Chebyshev interpolant (degree 19) of
-                    g(w) = sqrt(2) erfinv(sqrt w) / sqrt w on w in [0, 0.7225], converted to
-                    monomials in y = w - shift (shift near the middle keeps |c_i y^i| small).
-                    Its max relative error is printed in the header and asserted below.
-  kAs241*           Wichura, "Algorithm AS 241: The percentage points of the normal
+  kNdtriCentreQ     ndtri, |p - 1/2| <= 0.425: ndtri(p) = q * Q(q^2 - kNdtriCentreShiftQ), q = p - 1/2.
+  kErfinvCentre     erfinv and erfcinv, |u| <= 0.85: erfinv(u) = u * E(u^2 - kNdtriCentreShift).
+                    Both from one fit: P, the Chebyshev interpolant (degree 15) of
+                    g(w) = sqrt(2) erfinv(sqrt w) / sqrt w on w in [0, 0.7225], in monomials of
+                    y = w - shift (shift near the middle keeps |c_i y^i| small). With u = 2q,
+                    u P(u^2 - shift) = q Q(q^2 - shift/4) for Q_i = 2 4^i P_i (exact powers of two:
+                    the same bits), and E_i = P_i / sqrt 2 (rounded from the exact Chebyshev
+                    coefficients). The max relative error is printed in the header and asserted.
+  kTailLogC,        the logarithm of the tails, ln t = k ln 2 + ln m (t = 2^k m, m in [1, 2)):
+  kTailLogLnC,      j = the top 3 bits of m's fraction, c_j = 1/(1 + (j + 1/2)/8) rounded to
+  kTailLog1p        20 bits, z = m c_j - 1 (one fma, exact), |z| <= 0.0589; ln m = log1p(z) - ln c_j,
+                    log1p(z) = z + z^2 L(z), L the Chebyshev interpolant (6 terms) of
+                    (log1p(z) - z)/z^2. kTailLogLnC holds ln c_j (rounded).
+  kTailMid,         -ndtri(t) for t in [2^-150, 0.075] as a function of r = sqrt(w), w = -ln t, in
+  kTailPoly         six pieces, by the binade of w: piece i holds w in [2^(i+1), 2^(i+2))
+                    (clipped to [-ln 0.075, 150 ln 2]); on it, -ndtri = T_i(r - kTailMid[i]), T_i
+                    the Chebyshev interpolant of degree 8 on the piece, in monomials of r - mid.
+                    kTailPoly()[k][i] is coefficient k of piece i (entries 6, 7 repeat piece 5: the
+                    tables are read by 8-lane lookups). The max relative error (with the rounded
+                    coefficients, exact arithmetic) is printed and asserted.
+  kAs241*F          Wichura, "Algorithm AS 241: The percentage points of the normal
                     distribution", Applied Statistics 37(3) 477-484 (1988), PPND16: the
-                    tail rationals in s = r - 1.6 (r <= 5) and s = r - 5 (r > 5), r = sqrt(-ln t).
-                    These are published constants, transcribed here as decimal strings; the
-                    script re-verifies each rational against mpmath and prints its error.
+                    tail rationals in s = r - 1.6 (r <= 5) and s = r - 5 (r > 5), r = sqrt(-ln t),
+                    rounded to float32 for the taskbook variant. These are published constants,
+                    transcribed here as decimal strings; the script re-verifies each rational
+                    (in binary64) against mpmath and prints its error.
   kTaskbookSeries   the proposal's 24-term Maclaurin series of sqrt(2) erfinv(u)/(sqrt 2 u):
                     d_0 = 1, d_k = sum_{m<k} d_m d_{k-1-m} / ((m+1)(2m+1)),
                     c_k = d_k/(2k+1) (sqrt(pi)/2)^(2k+1), rounded to float32.
-  kLogAtanh*        log(m) = 2 atanh(s) = 2s + s * z * sum_j (2/(2j+1)) z^(j-1), z = s^2,
-                    |s| <= 3 - 2 sqrt 2: the exact Taylor coefficients 2/(2j+1), rounded.
+  kLogAtanhF        log(m) = 2 atanh(s) = 2s + s * z * sum_j (2/(2j+1)) z^(j-1), z = s^2,
+                    |s| <= 3 - 2 sqrt 2: the exact Taylor coefficients 2/(2j+1), rounded (taskbook).
 """
 import sys
 import mpmath as mp
@@ -73,6 +89,8 @@ def g(w):
 
 cheb, _ = mp.chebyfit(lambda y: g(y + SHIFT), [-SHIFT, W - SHIFT], N_CENTRE, error=True)
 centre = [float(c) for c in reversed(cheb)]          # lowest degree first, rounded to double
+centre_q = [c * 2.0 * 4.0 ** i for i, c in enumerate(centre)]    # exact: powers of two
+centre_erf = [float(c / mp.sqrt(2)) for c in reversed(cheb)]
 
 
 def horner_mp(coeffs, x):
@@ -85,6 +103,60 @@ def horner_mp(coeffs, x):
 centre_err = max(abs(horner_mp(centre, mp.mpf(i) / 4000 * W - SHIFT) / g(mp.mpf(i) / 4000 * W) - 1)
                  for i in range(4001))
 assert centre_err < 1e-9, centre_err
+centre_erf_err = max(abs(horner_mp(centre_erf, mp.mpf(i) / 4000 * W - SHIFT) * mp.sqrt(2) / g(mp.mpf(i) / 4000 * W) - 1)
+                     for i in range(4001))
+assert centre_erf_err < 1e-9, centre_erf_err
+
+# --- tails: logarithm ------------------------------------------------------------------------
+
+
+def round_bits(x, bits):
+    """x rounded to `bits` significant bits (a binary64 with a short mantissa)."""
+    m, e = mp.frexp(x)
+    return mp.ldexp(mp.nint(m * 2 ** bits), e - bits)
+
+
+LOG_C = [round_bits(1 / (1 + (j + mp.mpf(0.5)) / 8), 20) for j in range(8)]
+LOG_LNC = [mp.log(c) for c in LOG_C]
+Z_LO = min(LOG_C[j] * (1 + mp.mpf(j) / 8) - 1 for j in range(8))
+Z_HI = max(LOG_C[j] * (1 + mp.mpf(j + 1) / 8) - 1 for j in range(8))
+N_LOG1P = 6
+
+
+def log1p_rest(z):
+    return (mp.log1p(z) - z) / z ** 2 if z != 0 else mp.mpf(-0.5)
+
+
+log1p_poly = [float(c) for c in reversed(mp.chebyfit(log1p_rest, [Z_LO, Z_HI], N_LOG1P))]
+log1p_err = max(abs(z + z * z * horner_mp(log1p_poly, z) - mp.log1p(z))
+                for z in mp.linspace(Z_LO, Z_HI, 4001))
+assert log1p_err < 2e-12, log1p_err        # absolute, against |ln t| >= 2.59
+
+# --- tails: pieces in r = sqrt(-ln t) ----------------------------------------------------------
+T_MAX = mp.mpf("0.075")
+W_MIN = -mp.log(T_MAX)
+W_MAX = 150 * mp.log(2)
+N_PIECES = 6
+TAIL_DEG = 8
+
+
+def tail_exact(r):
+    return -ndtri(mp.exp(-r * r))
+
+
+tail_mid, tail_coef, piece_err = [], [], []
+for i in range(N_PIECES):
+    r_lo = mp.sqrt(max(mp.mpf(2) ** (i + 1), W_MIN))
+    r_hi = mp.sqrt(min(mp.mpf(2) ** (i + 2), W_MAX))
+    mid = float(round_bits((r_lo + r_hi) / 2, 8))
+    poly = [float(c) for c in reversed(mp.chebyfit(lambda s: tail_exact(s + mid), [r_lo - mid, r_hi - mid],
+                                                   TAIL_DEG + 1))]
+    err = max(abs(horner_mp(poly, r - mid) / tail_exact(r) - 1)
+              for r in mp.linspace(r_lo, r_hi, 301))
+    tail_mid.append(mid)
+    tail_coef.append(poly)
+    piece_err.append(err)
+assert max(piece_err) < 5e-11, piece_err
 
 # --- AS241 tails -------------------------------------------------------------------------
 AS241 = {
@@ -130,7 +202,6 @@ u_edge = mp.mpf("0.85")
 series_err = abs(mp.sqrt(2) * u_edge * horner_mp(series, u_edge ** 2) / (mp.sqrt(2) * erfinv(u_edge)) - 1)
 
 # --- log ------------------------------------------------------------------------------------
-log_d = [mp.mpf(2) / (2 * j + 1) for j in range(1, 8)]    # 2/3 .. 2/15 (double kernel)
 log_f = [mp.mpf(2) / (2 * j + 1) for j in range(1, 5)]    # 2/3 .. 2/9  (float kernel)
 
 
@@ -148,30 +219,45 @@ emit("// Every table lists the lowest-degree coefficient first.\n")
 emit("#pragma once\n\n#include <array>\n\n")
 emit("#if defined(__CUDACC__)\n#define ACCELMATH_COEFFS __host__ __device__ constexpr\n#else\n"
      "#define ACCELMATH_COEFFS constexpr\n#endif\n\nnamespace accelmath::coeffs {\n\n")
-emit(f"// Default centre: g(w) = sqrt(2) erfinv(sqrt w)/sqrt w ~ P(w - kNdtriCentreShift), w = u^2 in [0, 0.7225];\n")
+emit(f"// Centre: g(w) = sqrt(2) erfinv(sqrt w)/sqrt w ~ P(w - kNdtriCentreShift), w = u^2 in [0, 0.7225];\n")
 emit(f"// Chebyshev interpolant of degree {N_CENTRE - 1}; max relative error (doubles, exact arithmetic) "
      f"{mp.nstr(centre_err, 3)}.\n")
+emit(f"// ndtri: q Q(q^2 - kNdtriCentreShiftQ), q = p - 1/2, Q_i = 2 4^i P_i (exactly).\n")
+emit(f"inline constexpr double kNdtriCentreShiftQ = {hexd(SHIFT / 4)};\n")
+emit(arr("kNdtriCentreQ", "double", centre_q, hexd))
+emit(f"// erfinv, erfcinv: u E(u^2 - kNdtriCentreShift), E_i = P_i / sqrt 2 (rounded); max relative error "
+     f"{mp.nstr(centre_erf_err, 3)}.\n")
 emit(f"inline constexpr double kNdtriCentreShift = {hexd(SHIFT)};\n")
-emit(arr("kNdtriCentre", "double", centre, hexd))
-emit(f"\n// AS241 (Wichura 1988) tail rationals in s = r - 1.6, r = sqrt(-ln t) in [{mp.nstr(R_MIN, 6)}, 5];\n")
-emit(f"// max relative error (doubles, exact arithmetic) {mp.nstr(err_tail1, 3)}.\n")
-emit(arr("kAs241NumA", "double", [mp.mpf(c) for c in AS241["c"]], hexd))
-emit(arr("kAs241DenA", "double", [mp.mpf(c) for c in AS241["d"]], hexd))
-emit(f"// ... and in s = r - 5, r in [5, {mp.nstr(R_MAX, 6)}] (t down to 2^-149); max relative error "
-     f"{mp.nstr(err_tail2, 3)}.\n")
-emit(arr("kAs241NumB", "double", [mp.mpf(c) for c in AS241["e"]], hexd))
-emit(arr("kAs241DenB", "double", [mp.mpf(c) for c in AS241["f"]], hexd))
+emit(arr("kErfinvCentre", "double", centre_erf, hexd))
+emit(f"\n// Tails, ln t = k ln2 + log1p(z) - ln c_j, z = m c_j - 1 (t = 2^k m, j = top 3 bits of m's fraction).\n")
+emit(arr("kTailLogC", "double", LOG_C, hexd))
+emit(arr("kTailLogLnC", "double", LOG_LNC, hexd))
+emit(f"// log1p(z) = z + z^2 L(z), |z| <= {mp.nstr(max(-Z_LO, Z_HI), 4)}; max absolute error {mp.nstr(log1p_err, 3)}.\n")
+emit(arr("kTailLog1p", "double", log1p_poly, hexd))
+emit(f"\n// Tails, -ndtri(t) = T_i(r - kTailMid()[i]), r = sqrt(w), w = -ln t in [2^(i+1), 2^(i+2)) (piece i,\n")
+emit(f"// clipped to [{mp.nstr(W_MIN, 6)}, {mp.nstr(W_MAX, 6)}]: t in [2^-150, 0.075]); degree {TAIL_DEG}; "
+     f"max relative error per piece\n// (doubles, exact arithmetic) "
+     + ", ".join(mp.nstr(e, 3) for e in piece_err) + ". Entries 6 and 7 repeat piece 5.\n")
+emit(arr("kTailMid", "double", tail_mid + [tail_mid[-1]] * (8 - N_PIECES), hexd))
+emit(f"ACCELMATH_COEFFS std::array<std::array<double, 8>, {TAIL_DEG + 1}> kTailPoly() {{\n  return {{{{\n")
+rows = []
+for k in range(TAIL_DEG + 1):
+    vals = [tail_coef[i][k] for i in range(N_PIECES)] + [tail_coef[-1][k]] * (8 - N_PIECES)
+    rows.append("      {{" + ", ".join(hexd(v) for v in vals) + "}}")
+emit(",\n".join(rows) + "}};\n}\n")
+emit(f"\n// AS241 (Wichura 1988) tail rationals in binary64, as checked: max relative error {mp.nstr(err_tail1, 3)}\n")
+emit(f"// in s = r - 1.6, r in [{mp.nstr(R_MIN, 6)}, 5], and {mp.nstr(err_tail2, 3)} in s = r - 5, r in [5, {mp.nstr(R_MAX, 6)}].\n")
 emit("// The same four tables rounded to float32, for the taskbook variant.\n")
 for nm, key in (("NumA", "c"), ("DenA", "d"), ("NumB", "e"), ("DenB", "f")):
     emit(arr(f"kAs241{nm}F", "float", [mp.mpf(c) for c in AS241[key]], hexf))
 emit(f"\n// Taskbook centre: 24 Maclaurin terms of erfinv, scaled (see the script); the exact series has\n")
 emit(f"// relative error {mp.nstr(series_err, 3)} at |u| = 0.85. Rounded to float32.\n")
 emit(arr("kTaskbookSeries", "float", series, hexf))
-emit("\n// log(m) = 2s + s z P(z), z = s^2, P_j = 2/(2j+3), j = 0, 1, ...: double kernel (7 terms), float kernel (4 terms).\n")
-emit(arr("kLogAtanh", "double", log_d, hexd))
+emit("\n// log(m) = 2s + s z P(z), z = s^2, P_j = 2/(2j+3), j = 0, 1, ...: 4 terms (taskbook, float32).\n")
 emit(arr("kLogAtanhF", "float", log_f, hexf))
 emit("\n// Constants (correctly rounded).\n")
 emit(f"inline constexpr double kLn2 = {hexd(mp.log(2))};\n")
+emit(f"inline constexpr double kInvSqrt2 = {hexd(1 / mp.sqrt(2))};\n")
 emit(f"inline constexpr float kLn2F = {hexf(mp.log(2))};\n")
 emit(f"inline constexpr float k64Ln2F = {hexf(64 * mp.log(2))};  // ln(2^64), taskbook subnormal rescue\n")
 emit(f"inline constexpr float kSqrt2F = {hexf(mp.sqrt(2))};\n")

@@ -22,39 +22,19 @@
 #include "accelmath/registry.h"
 #include "accelmath/scalar.h"
 #include "accuracy/oracle.h"
+#include "oracle_test_util.h"
 #include "test_util.h"
 
 namespace {
 
 using accelmath::Status;
 using accelmath::test::ArrayOf;
+using accelmath::test::CheckLanes;
 using accelmath::test::Bits;
 using accelmath::test::FromBits;
 using accelmath::test::ScalarOf;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-// f over xs through the array API, each lane against the scalar lane bit for bit and, where the
-// exact value is finite, against the exact oracle within the row's bound. Returns the largest error.
-double CheckLanes(const char* name, const std::vector<float>& xs) {
-  const auto* f = accelmath::find_function(name);
-  const auto* o = accelmath::oracle::find_oracle(name);
-  EXPECT_NE(f, nullptr) << name;
-  EXPECT_NE(o, nullptr) << name;
-  if (f == nullptr || o == nullptr) return INFINITY;
-  std::vector<float> y(xs.size());
-  EXPECT_EQ(ArrayOf(*f, y, xs, xs.size()), Status::kOk);
-  double worst = 0;
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    EXPECT_EQ(Bits(y[i]), Bits(ScalarOf(*f, xs[i]))) << name << "(" << std::hexfloat << xs[i] << ") lane " << i % 16;
-    const double ref = o->fast(xs[i]);
-    if (!std::isfinite(ref)) continue;  // the special values: checked by bits below
-    const double e = accelmath::oracle::ulp_error_exact(*o, xs[i], y[i]);
-    EXPECT_LE(e, f->bound_ulp) << name << "(" << std::hexfloat << xs[i] << ") = " << y[i];
-    worst = std::max(worst, e);
-  }
-  return worst;
-}
 
 // The k floats below `c` (c excluded), nearest first, and the k above it.
 std::vector<float> Around(float c, int k) {

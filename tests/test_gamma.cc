@@ -18,45 +18,21 @@
 #include "accelmath/registry.h"
 #include "accelmath/scalar.h"
 #include "accuracy/oracle.h"
+#include "oracle_test_util.h"
 #include "test_util.h"
 
 namespace {
 
 using accelmath::Status;
 using accelmath::test::ArrayOf;
+using accelmath::test::Around;
+using accelmath::test::CheckOverflow;
+using accelmath::test::CheckResults;
 using accelmath::test::Bits;
 using accelmath::test::FromBits;
 using accelmath::test::ScalarOf;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-// f over xs through the array API, each lane against the scalar lane (bit for bit) and against the
-// exact oracle within the row's bound; the largest error goes into *worst. Returns the results.
-std::vector<float> CheckLanes(const char* name, const std::vector<float>& xs, double* worst = nullptr) {
-  const auto* f = accelmath::find_function(name);
-  const auto* o = accelmath::oracle::find_oracle(name);
-  EXPECT_NE(f, nullptr) << name;
-  EXPECT_NE(o, nullptr) << name;
-  std::vector<float> y(xs.size());
-  if (f == nullptr || o == nullptr) return y;
-  EXPECT_EQ(ArrayOf(*f, y, xs, xs.size()), Status::kOk);
-  double w = 0;
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    EXPECT_EQ(Bits(y[i]), Bits(ScalarOf(*f, xs[i]))) << name << "(" << std::hexfloat << xs[i] << ") lane " << i % 16;
-    const double e = accelmath::oracle::ulp_error_exact(*o, xs[i], y[i]);
-    EXPECT_LE(e, f->bound_ulp) << name << "(" << std::hexfloat << xs[i] << ") = " << y[i];
-    w = std::max(w, e);
-  }
-  if (worst != nullptr) *worst = std::max(*worst, w);
-  return y;
-}
-
-// Every float from bits b - k to b + k (same sign; b's neighbours in the order of magnitudes).
-std::vector<float> Around(std::uint32_t b, std::uint32_t k, std::uint32_t stride = 1) {
-  std::vector<float> v;
-  for (std::uint32_t i = b - k; i <= b + k; i += stride) v.push_back(FromBits(i));
-  return v;
-}
 
 // The sign of the exact lgamma (MPFR) at x: -1, 0, 1.
 int ExactLgammaSign(const accelmath::oracle::Oracle& o, float x) {
@@ -107,7 +83,7 @@ TEST(Gamma, LgammaNextToEveryNegativeZero) {
           if (b > Bits(lo) && b < Bits(hi)) xs.push_back(FromBits(b));
         }
       }
-      CheckLanes("lgamma", xs, &worst);
+      CheckResults("lgamma", xs, -1, &worst);
     }
   }
   // both zeros of every (-n-1, -n), n = 2 .. 8, and the one next to -9 in (-10, -9); the other one
@@ -125,7 +101,7 @@ TEST(Gamma, LgammaNextToThePolesBelowMinusTen) {
     const std::uint32_t b = Bits(static_cast<float>(-n));
     std::vector<float> xs = Around(b, 64);
     std::erase(xs, static_cast<float>(-n));
-    CheckLanes("lgamma", xs, &worst);
+    CheckResults("lgamma", xs, -1, &worst);
   }
   EXPECT_LE(worst, 0.51);
 }
@@ -143,7 +119,7 @@ TEST(Gamma, LgammaAtOneAndTwo) {
       xs.push_back(FromBits(Bits(a) - d));
       xs.push_back(FromBits(Bits(a) + d));
     }
-    const auto y = CheckLanes("lgamma", xs, &worst);
+    const auto y = CheckResults("lgamma", xs, -1, &worst);
     for (std::size_t i = 0; i < xs.size(); ++i) {
       if (xs[i] == a) {
         EXPECT_EQ(Bits(y[i]), 0u) << a;
@@ -162,57 +138,27 @@ TEST(Gamma, LgammaPolesTinyAndOverflow) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::uint32_t> big(0xCB000000u, 0xFF7FFFFFu);  // -2^23 .. -FLT_MAX
   for (int i = 0; i < 1000; ++i) poles.push_back(FromBits(big(rng)));
-  for (const float y : CheckLanes("lgamma", poles)) EXPECT_EQ(y, kInf);
+  for (const float y : CheckResults("lgamma", poles)) EXPECT_EQ(y, kInf);
   // tiny |x|, both signs: every exponent, a stride of mantissas
   std::vector<float> tiny;
   for (std::uint32_t b = 1; b < 0x33800000u; b += 862433) {
     tiny.push_back(FromBits(b));
     tiny.push_back(-FromBits(b));
   }
-  CheckLanes("lgamma", tiny);
+  CheckResults("lgamma", tiny);
   // the overflow threshold: 2000 floats around it, inf iff the exact value rounds to inf
-  const auto* o = accelmath::oracle::find_oracle("lgamma");
-  mpfr_t r, threshold;
-  mpfr_init2(r, 128);
-  mpfr_init2(threshold, 128);
-  mpfr_set_d(threshold, 0x1p128 - 0x1p103, MPFR_RNDN);
-  const auto xs = Around(Bits(0x1.895f1ap+121f), 1000);
-  const auto y = CheckLanes("lgamma", xs);
-  int overflows = 0;
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    o->exact(r, xs[i]);
-    const bool exact_overflows = mpfr_cmp(r, threshold) >= 0;
-    EXPECT_EQ(std::isinf(y[i]), exact_overflows) << std::hexfloat << xs[i];
-    overflows += exact_overflows;
-  }
-  EXPECT_GT(overflows, 900);
-  EXPECT_LT(overflows, 1100);
-  mpfr_clear(r);
-  mpfr_clear(threshold);
-  CheckLanes("lgamma", {3.4028235e38f, 1e36f, 1e20f, 1e10f, 8.0f, 7.9999995f, 8.000001f});
+  const int lgamma_overflows = CheckOverflow("lgamma", Around(Bits(0x1.895f1ap+121f), 1000));
+  EXPECT_GT(lgamma_overflows, 900);
+  EXPECT_LT(lgamma_overflows, 1100);
+  CheckResults("lgamma", {3.4028235e38f, 1e36f, 1e20f, 1e10f, 8.0f, 7.9999995f, 8.000001f});
 }
 
 // tgamma overflows exactly where the correctly rounded result does (the last finite input is about
 // 35.04): 2000 floats around it.
 TEST(Gamma, TgammaOverflowAtTheRoundingThreshold) {
-  const auto* o = accelmath::oracle::find_oracle("tgamma");
-  mpfr_t r, threshold;
-  mpfr_init2(r, 128);
-  mpfr_init2(threshold, 128);
-  mpfr_set_d(threshold, 0x1p128 - 0x1p103, MPFR_RNDN);
-  const auto xs = Around(Bits(35.0401f), 1000);
-  const auto y = CheckLanes("tgamma", xs);
-  int overflows = 0;
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    o->exact(r, xs[i]);
-    const bool exact_overflows = mpfr_cmp(r, threshold) >= 0;
-    EXPECT_EQ(std::isinf(y[i]), exact_overflows) << std::hexfloat << xs[i];
-    overflows += exact_overflows;
-  }
+  const int overflows = CheckOverflow("tgamma", Around(Bits(35.0401f), 1000));
   EXPECT_GT(overflows, 500);
   EXPECT_LT(overflows, 1500);
-  mpfr_clear(r);
-  mpfr_clear(threshold);
   for (const float x : {36.0f, 64.0f, 100.0f, 1e10f, 3.4e38f, kInf}) EXPECT_EQ(accelmath::scalar::tgamma(x), kInf) << x;
 }
 
@@ -231,7 +177,7 @@ TEST(Gamma, TgammaNegativeArgumentsDownToUnderflow) {
     }
     const std::uint32_t stride = (Bits(b) - Bits(a)) / 150;
     for (std::uint32_t bb = Bits(a) + 151; bb < Bits(b) - 151; bb += stride) xs.push_back(FromBits(bb));
-    const auto y = CheckLanes("tgamma", xs);
+    const auto y = CheckResults("tgamma", xs);
     for (std::size_t i = 0; i < xs.size(); ++i) {
       if (n > 0 || xs[i] < 0) {
         EXPECT_EQ(std::signbit(y[i]), n % 2 == 0) << std::hexfloat << xs[i] << " -> " << y[i];
@@ -246,7 +192,7 @@ TEST(Gamma, TgammaNegativeArgumentsDownToUnderflow) {
   std::mt19937 rng(5);
   std::uniform_int_distribution<std::uint32_t> big(0xCB000000u, 0xFF7FFFFFu);
   for (int i = 0; i < 1000; ++i) ints.push_back(FromBits(big(rng)));
-  for (const float y : CheckLanes("tgamma", ints)) EXPECT_TRUE(std::isnan(y));
+  for (const float y : CheckResults("tgamma", ints)) EXPECT_TRUE(std::isnan(y));
   // half-integers between -2^22 and -64: +-0 with the sign of the exact value
   for (const float x : {-64.5f, -65.5f, -1000.5f, -1001.5f, -4194303.5f, -4194302.5f}) {
     const float y = accelmath::scalar::tgamma(x);
@@ -269,7 +215,7 @@ TEST(Gamma, TgammaTinyArgumentsAndZeros) {
     tiny.push_back(FromBits(b));
     tiny.push_back(-FromBits(b));
   }
-  const auto y = CheckLanes("tgamma", tiny);
+  const auto y = CheckResults("tgamma", tiny);
   for (std::size_t i = 0; i < tiny.size(); ++i) {
     if (std::fabs(tiny[i]) < 0x1p-128f) {
       EXPECT_EQ(y[i], std::copysign(kInf, tiny[i])) << std::hexfloat << tiny[i];
@@ -293,7 +239,7 @@ TEST(Gamma, MixedLanesMatchTheScalarLaneAndTheOracle) {
   for (int i = 0; i < 4000; ++i) xs.push_back(u(rng));
   for (const char* name : {"tgamma", "lgamma"}) {
     double worst = 0;
-    CheckLanes(name, xs, &worst);
+    CheckResults(name, xs, -1, &worst);
     EXPECT_LE(worst, 0.51) << name;
   }
 }

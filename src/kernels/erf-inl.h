@@ -8,7 +8,8 @@
 //               erf(+-3.9375) rounds to +-1, as does erf beyond);
 //   erfcx(a)  = exp(a^2) erfc(a) = P(a)/Q(a) for every a >= 0 up to +inf (degrees 6/7, 2^-35.1
 //               relative; a P/Q tends to 1/sqrt(pi), so the asymptote needs no other formula).
-// erfc and normcdf are erfcx times e^(-x^2) (resp. e^(-x^2/2)), with x^2 (x^2/2) exact in binary64
+// erfc and normcdf are erfcx times e^(-x^2) (resp. e^(-x^2/2); ExpFinite64 of the exp/log family,
+// about 2^-52 relative), with x^2 (x^2/2) exact in binary64
 // (a float32 squared has 48 significant bits): no cancellation, no argument error, however deep into
 // the tail; the results reach the float32 subnormals as binary64 normal numbers and are rounded
 // once. Negative arguments use the reflections erfc(-a) = 2 - erfc(a) and erfcx(-a) = 2 e^(a^2) -
@@ -37,6 +38,7 @@
 
 #include "kernels/common-inl.h"
 #include "kernels/erf_coeffs.h"
+#include "kernels/exp_log-inl.h"
 #include "kernels/float_bits.h"
 
 // Every function here is forced inline on the host (a kernel left as a call per vector is what GCC
@@ -52,34 +54,6 @@
 namespace accelmath::ACCELMATH_KNS {
 
 namespace erf_impl {
-
-// The coefficients of p(-u) from those of p(u) (odd ones negated: exact).
-template <size_t N>
-constexpr std::array<double, N> NegateOdd(std::array<double, N> c) {
-  for (size_t i = 1; i < N; i += 2) c[i] = -c[i];
-  return c;
-}
-
-// e^t for t = kSign s, -111 <= t <= 101 (binary64; s >= 0 or NaN): t = k ln2 + r, k = round(t log2 e)
-// (kd = s (kSign log2e) + 1.5 2^52 holds k in its low mantissa bits), r = t - k ln2 by one fma
-// (for kSign = -1 as u = -r = s + k ln2, and e^r = p(-u) by the negated odd coefficients: the same
-// operations on the same magnitudes), |r| <= ln(2)/2 (1 + 2^-40): the binary64 ln 2 is off by
-// 2^-54.7 relative, which moves r by at most 160 2^-55 < 2^-47 absolutely, a relative error of the
-// result. e^r by kErfExpPoly (degree 8, 2^-39.8 relative), then 2^k added to the exponent field
-// (k << 52 added to the bits, exact: the result stays normal, 2^-161 < e^t < 2^146). Every caller's
-// s is exact (x^2 or x^2/2 of a float32 x).
-template <int kSign, class D, class V>
-ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ExpOf(D d, V s) {
-  static_assert(kSign == 1 || kSign == -1);
-  static constexpr auto kPoly = kSign == 1 ? coeffs::kErfExpPoly() : NegateOdd(coeffs::kErfExpPoly());
-  const RebindToUnsigned<D> du;
-  const V shift = Set(d, coeffs::kErfShift);
-  const V kd = MulAdd(s, Set(d, kSign * coeffs::kErfLog2e), shift);
-  const V k = Sub(kd, shift);
-  const V r = kSign == 1 ? NegMulAdd(k, Set(d, coeffs::kErfLn2), s) : MulAdd(k, Set(d, coeffs::kErfLn2), s);
-  const V p = Estrin(d, r, kPoly);
-  return BitCast(d, Add(BitCast(du, p), ShiftLeft<kernels::FloatBits<double>::kMantissaBits>(BitCast(du, kd))));
-}
 
 // erfcx(a) = P(a)/Q(a) for finite a >= 0 (kErfcxNum/kErfcxDen, 2^-35.1 relative; P, Q with
 // positive coefficients, so each is evaluated to a few 2^-53 relative). NaN stays NaN.
@@ -119,16 +93,16 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erf(D d, V x) {
 
 // erfc(x) = w = e^(-a^2) erfcx(a) for x >= 0 and 2 - w for x < 0, a = min(|x|, 10.5) (erfc(10.5)
 // < 2^-160: +inf and every x beyond give +0 after the rounding; the last non-zero result is at
-// x = 10.0541945). a^2 exact, e^(-a^2) by erf_impl::ExpOf<-1>, erfcx by its rational (ErfcxRational):
-// the binary64 result is within 2^-34.9 relative down to the last subnormal, rounded once.
+// x = 10.0541945). a^2 exact, e^(-a^2) by ExpFinite64 (exp_log-inl.h), erfcx by its rational
+// (ErfcxRational): the binary64 result is within 2^-34.9 relative down to the last subnormal, rounded once.
 // erfc(+-0) = 1, erfc(-inf) = 2 (rounds to 2 from x = -3.8325069 down).
-// Measured: max 0.500445 ulp at x = 0x3cc68926 (0.0242353193); 99.999195% correctly rounded
+// Measured: max 0.500445 ulp at x = 0x3ccba51f (0.0248590093); 99.999195% correctly rounded
 // (`accelmath sweep erfc --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erfc(D d, V x) {
   using namespace erf_impl;
   const V a = Min(Abs(x), Set(d, coeffs::kErfcClamp));  // a NaN lane's value is overwritten by KeepNaN
-  const V w = Mul(ExpOf<-1>(d, Mul(a, a)), ErfcxRational(d, a));
+  const V w = Mul(ExpFinite64(d, Mul(Neg(a), a)), ErfcxRational(d, a));
   return KeepNaN(x, IfThenElse(Lt(x, Zero(d)), Sub(Set(d, 2.0), w), w));
 }
 
@@ -149,7 +123,7 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erfcx(D d, V x) {
   const V lim = Set(d, coeffs::kErfcxExpClamp);
   V s = Mul(x, x);
   s = IfThenElse(Gt(s, lim), lim, s);
-  const V e = ExpOf<1>(d, s);
+  const V e = ExpFinite64(d, s);
   return KeepNaN(x, IfThenElse(neg, Sub(Add(e, e), pos), pos));
 }
 
@@ -166,7 +140,7 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Normcdf(D d, V x) {
   using namespace erf_impl;
   const V a = Min(Abs(x), Set(d, coeffs::kNormcdfClamp));  // a NaN lane's value is overwritten by KeepNaN
   const V half = Set(d, 0.5);
-  const V e = ExpOf<-1>(d, Mul(Mul(a, a), half));
+  const V e = ExpFinite64(d, Mul(Mul(a, a), Set(d, -0.5)));
   const V w = Mul(Mul(e, half), ErfcxRational(d, Mul(a, Set(d, coeffs::kErfRsqrt2))));
   return KeepNaN(x, IfThenElse(Lt(x, Zero(d)), w, Sub(Set(d, 1.0), w)));
 }

@@ -65,30 +65,9 @@ ACCELMATH_COEFFS std::array<double, 8> kErfcxDen() {  // Q
       0x1.09839079c9f78p-7}};
 }
 
-// e^r = P(r), |r| <= ln(2)/2 (1 + 2^-10); Chebyshev interpolant, degree 8.
-// Max relative error: 1.07e-12 (2^-39.76).
-ACCELMATH_COEFFS std::array<double, 9> kErfExpPoly() {  // P
-  return {{
-      0x1.0000000000000p+0,
-      0x1.ffffffffd332dp-1,
-      0x1.fffffffff70b2p-2,
-      0x1.555555a2e1f29p-3,
-      0x1.55555574573b2p-5,
-      0x1.1110801d44d56p-7,
-      0x1.6c164d8085fd2p-10,
-      0x1.a1ab47c0302cdp-13,
-      0x1.a15af00c09d57p-16}};
-}
-
 // Constants: the binary64 values nearest the exact ones.
-// log2(e).
-inline constexpr double kErfLog2e = 0x1.71547652b82fep+0;
-// ln 2.
-inline constexpr double kErfLn2 = 0x1.62e42fefa39efp-1;
 // 1/sqrt(2).
 inline constexpr double kErfRsqrt2 = 0x1.6a09e667f3bcdp-1;
-// 1.5 2^52: adding it rounds a |value| < 2^51 to an integer.
-inline constexpr double kErfShift = 0x1.8000000000000p+52;
 // erf's clamp: erf(kErfOneX) rounds to 1, as erf(x) does from x = 3.9192059 on.
 inline constexpr double kErfOneX = 0x1.f800000000000p+1;
 // erfc(x) < 2^-150 from here; the last non-zero float32 result is at x = 10.0541945.

@@ -413,18 +413,22 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Expm1(D d, V x) {
   return exp_log_impl::ExpSpecials(d, x, y, coeffs::kExpm1Overflow, coeffs::kExpm1MinusOne, Neg(one));
 }
 
-// ExpFinite64(d, x) = e^x in binary64 lanes, a building block of other families' kernels (erf,
-// gamma, Bessel): the reduction and polynomial of Expm1, then e^x = 2^k (1 + r P(r)), the scale
-// added to the exponent field. Valid for |x| <= 708 (2^k e^r normal); no special values: callers
-// clamp x and handle overflow, underflow and NaN themselves. Relative error below 2^-37.5: P's
-// 2^-36.5 times |r|/e^r <= 0.5, plus the rounding of ln2 (k ln2 is off by at most 1022 * 2^-54).
+// ExpFinite64(d, x) = e^x in binary64 lanes, the one binary64 exponential of the erf, gamma and
+// Bessel kernels: k = round(x log2 e) (held in kd's low bits, kExpShift), r = (x - k Ln2Hi) -
+// k Ln2Lo (the first product exact), e^r = P(r) (kExp64Poly, degree 11, 2^-55.98, by Estrin), the
+// scale 2^k added to P's exponent field. Valid for |x| <= 708 (2^k e^r normal); no special values:
+// callers clamp x and handle overflow, underflow and NaN themselves. Relative error about 2^-52
+// (P's 2^-56, the rounding of r and a few roundings in P), so tgamma's e^(lgamma) (exponent up to
+// 202, where the argument's own error dominates) and erfc's e^(-x^2) need nothing better.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpFinite64(D d, V x) {
   const RebindToUnsigned<D> du;
-  V kd;
-  const V r = exp_log_impl::ExpReduce(d, x, coeffs::kExpLog2E, coeffs::kExpLn2, coeffs::kExpShift, kd);
-  const V e = MulAdd(r, Horner(d, r, coeffs::kExpm1Poly()), Set(d, 1.0));
-  return BitCast(d, Add(BitCast(du, e), exp_log_impl::ExpScaleBits(d, kd)));
+  const V shift = Set(d, coeffs::kExpShift);
+  const V kd = MulAdd(x, Set(d, coeffs::kExpLog2E), shift);
+  const V k = Sub(kd, shift);
+  const V r = NegMulAdd(k, Set(d, coeffs::kExpLn2Lo), NegMulAdd(k, Set(d, coeffs::kExpLn2Hi), x));
+  const V p = Estrin(d, r, coeffs::kExp64Poly());
+  return BitCast(d, Add(BitCast(du, p), exp_log_impl::ExpScaleBits(d, kd)));
 }
 
 // Log(d, x) = ln x, float32 lanes (LogF8, its own 8-entry tables; Log2/Log10/Log1p use LogF).

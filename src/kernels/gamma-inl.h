@@ -33,6 +33,7 @@
 #include <limits>
 
 #include "kernels/common-inl.h"
+#include "kernels/exp_log-inl.h"
 #include "kernels/float_bits.h"
 #include "kernels/gamma_coeffs.h"
 #include "kernels/log-inl.h"
@@ -56,7 +57,7 @@ inline constexpr double kInf = std::numeric_limits<double>::infinity();
 // ln a for a positive normal binary64 a (about 2^-52 relative; LogOfNormal with kGammaAtanhPoly).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_GAMMA_INLINE V Ln(D d, V a) {
-  return LogOfNormal(d, a, coeffs::kGammaAtanhPoly(), coeffs::kGammaLn2);
+  return LogOfNormal(d, a, coeffs::kGammaAtanhPoly(), coeffs::kExpLn2);
 }
 
 // The shift: w = z + 8 and P = z (z+1) ... (z+7) where z < 8, else w = z and P = 1 (z >= -0; z = -0
@@ -79,26 +80,13 @@ ACCELMATH_KERNEL ACCELMATH_GAMMA_INLINE V Stirling(D d, V w, V lnw) {
   return Add(MulAdd(Sub(w, Set(d, 0.5)), lnw, Neg(w)), corr);
 }
 
-// e^a for a in [0, 700]: k = round(a log2 e), r = (a - k ln2_hi) - k ln2_lo (k ln2_hi exact; |r| <=
-// ln(2)/2 (1 + 2^-10)), e^a = 2^k P(r) (kGammaExpPoly, 2^-56), 2^k added to P's exponent field.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_GAMMA_INLINE V ExpOf(D d, V a) {
-  const RebindToUnsigned<D> du;
-  const V shift = Set(d, coeffs::kGammaRoundShift);
-  const V kd = MulAdd(a, Set(d, coeffs::kGammaLog2E), shift);
-  const V k = Sub(kd, shift);
-  const V r = NegMulAdd(k, Set(d, coeffs::kGammaLn2Lo), NegMulAdd(k, Set(d, coeffs::kGammaLn2Hi), a));
-  const V p = Estrin(d, r, coeffs::kGammaExpPoly());
-  return BitCast(d, Add(BitCast(du, p), ShiftLeft<FloatBits<double>::kMantissaBits>(BitCast(du, kd))));
-}
-
 // sin(pi x) for |x| < 2^51: x = n + r, n = round(x) (ties to even) held in the low bits of
 // kd = x + 1.5 2^52, r = x - n exact (|r| <= 1/2), sin(pi x) = (-1)^n r P(r^2), the sign from n's
 // parity (kd's lowest mantissa bit, moved to the sign bit).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_GAMMA_INLINE V SinPiOf(D d, V x) {
   const RebindToUnsigned<D> du;
-  const V shift = Set(d, coeffs::kGammaRoundShift);
+  const V shift = Set(d, coeffs::kExpShift);
   const V kd = Add(x, shift);
   const V r = Sub(x, Sub(kd, shift));
   const V s = Mul(r, Estrin(d, Mul(r, r), coeffs::kGammaSinPiPoly()));
@@ -152,7 +140,8 @@ ACCELMATH_KERNEL ACCELMATH_GAMMA_INLINE V LgammaNearZeros(D d, V x, V y) {
 //   x >= -0: z = x; x < 0: z = 1 - x (Gamma(x) = pi / (sin(pi x) Gamma(1 - x))). z is clamped to
 //   64 (kTgammaClamp: Gamma(64) > 2^128, and for x < -63 both the clamped and the true result are
 //   below 2^-150 in magnitude). Shift to w >= 8 (P), Gamma(w) = e^a with a = lgamma(w) by Stirling
-//   (a <= 202; its absolute error, about 1e-13, is the result's relative error), e^a by ExpOf.
+//   (a <= 202; its absolute error, about 1e-13, is the result's relative error), e^a by
+//   ExpFinite64 (exp_log-inl.h).
 //   Result: E/P for x >= -0, pi P / (sin(pi x) E) for x < 0, one division.
 //   Overflow: the double result rounds to +inf above the last finite input 0x1.18521ep+5
 //   (35.0400963); negative non-integers from -41.00004196 up give nonzero results (subnormal ones
@@ -168,7 +157,7 @@ ACCELMATH_KERNEL ACCELMATH_GAMMA_INLINE V Tgamma(D d, V x) {
   const V z = Min(IfThenElse(reflect, Sub(one, x), x), Set(d, coeffs::kTgammaClamp));
   V p;
   const V w = gamma_impl::Shift(d, z, p);
-  const V e = gamma_impl::ExpOf(d, gamma_impl::Stirling(d, w, gamma_impl::Ln(d, w)));
+  const V e = ExpFinite64(d, gamma_impl::Stirling(d, w, gamma_impl::Ln(d, w)));
   V y;
   if (AllFalse(d, reflect)) {
     y = Div(e, p);

@@ -14,7 +14,7 @@
 
 namespace accelmath::coeffs {
 
-// ---- shared: the shift, Stirling's series, ln, e^x, sin(pi x) ----
+// ---- shared: the shift, Stirling's series, ln, sin(pi x) ----
 // Thresholds (checked by the script, quoted by the kernels' comments; no constant below depends on
 // them): tgamma's last finite input 0x1.18521ep+5f (35.040096282958984); tgamma of negative x rounds to +-0
 // below -41.00004196166992 (the last nonzero results lie next to the poles -41 and -42);
@@ -55,32 +55,6 @@ ACCELMATH_COEFFS std::array<double, 8> kGammaAtanhPoly() {
       0x1.0c120b2636b3fp-3}};
 }
 
-// ln 2 rounded to binary64 (LogOfNormal: ln x = k ln2 + ln m).
-inline constexpr double kGammaLn2 = 0x1.62e42fefa39efp-1;
-// e^r = P(r), |r| <= ln(2)/2 (1 + 2^-10); degree 11.
-// Max relative error: 1.4e-17 (2^-55.98).
-ACCELMATH_COEFFS std::array<double, 12> kGammaExpPoly() {
-  return {{
-      0x1.0000000000000p+0,
-      0x1.0000000000000p+0,
-      0x1.0000000000011p-1,
-      0x1.555555555555ap-3,
-      0x1.555555554f005p-5,
-      0x1.111111110f1e7p-7,
-      0x1.6c16c18825d89p-10,
-      0x1.a01a01b15d4acp-13,
-      0x1.a019913c5208fp-16,
-      0x1.71ddf52f95d8ap-19,
-      0x1.28b46d321a756p-22,
-      0x1.af639c969824fp-26}};
-}
-
-// e^a = 2^k e^r: k = round(a log2(e)) (a log2(e) + 1.5 2^52 holds k in its low bits), r = (a - k ln2_hi)
-// - k ln2_lo; ln2_hi has 32 significant bits (k ln2_hi exact), ln2_lo = ln 2 - ln2_hi rounded.
-inline constexpr double kGammaLog2E = 0x1.71547652b82fep+0;
-inline constexpr double kGammaLn2Hi = 0x1.62e42fee00000p-1;
-inline constexpr double kGammaLn2Lo = 0x1.a39ef35793c76p-33;
-inline constexpr double kGammaRoundShift = 0x1.8p+52;  // 1.5 2^52
 // sin(pi r) = r P(r^2), |r| <= 1/2; degree 8.
 // Max relative error: 3.9e-17 (2^-54.51).
 ACCELMATH_COEFFS std::array<double, 9> kGammaSinPiPoly() {

@@ -17,8 +17,7 @@ written below), and one polynomial:
                     error), P(0) = Q(0) = 1 (erfcx(0) = 1 exactly). Fitted in t = a/(a + 3) on
                     [0, 1); the error is measured up to a = 2^128 (asymptotic series beyond a = 30).
                     Every coefficient is positive: no cancellation in either polynomial.
-  kErfExpPoly       e^r = P(r), |r| <= ln(2)/2 (1 + 2^-10): the Chebyshev interpolant of degree 8 (exp of
-                    +-x^2 after x^2 = k ln2 + r).
+  (e^(+-x^2) is ExpFinite64 of the exp/log family: tools/coeffs/exp_log.py.)
 
 Every error printed in the header is that of the coefficients as rounded to binary64, evaluated
 exactly, on a grid denser than the fit's. Thresholds (the largest/smallest float32 where a result
@@ -250,21 +249,8 @@ table("kErfcxNum", p, "P")
 table("kErfcxDen", q, "Q")
 emit("")
 
-# e^r, |r| <= ln(2)/2 (1 + 2^-10).
-r_hi = mp.log(2) / 2 * (1 + mp.mpf(2) ** -10)
-c = chebfit(mp.exp, -r_hi, r_hi, 9)
-err_exp = max(abs(horner(c, r) / mp.exp(r) - 1) for r in (r_hi * (2 * mp.mpf(i) / 4000 - 1) for i in range(4001)))
-assert err_exp < mp.mpf(2) ** -38, err_exp
-emit("// e^r = P(r), |r| <= ln(2)/2 (1 + 2^-10); Chebyshev interpolant, degree 8.")
-emit(f"// Max relative error: {mp.nstr(err_exp, 3)} (2^{lg(err_exp)}).")
-table("kErfExpPoly", c, "P")
-emit("")
-
 CONSTS = [
-    ("kErfLog2e", 1 / mp.log(2), "log2(e)"),
-    ("kErfLn2", mp.log(2), "ln 2"),
     ("kErfRsqrt2", 1 / mp.sqrt(2), "1/sqrt(2)"),
-    ("kErfShift", mp.mpf(3) * 2 ** 51, "1.5 2^52: adding it rounds a |value| < 2^51 to an integer"),
     ("kErfOneX", ERF_ONE_X,
      f"erf's clamp: erf(kErfOneX) rounds to 1, as erf(x) does from x = {mp.nstr(ERF_FIRST_ONE, 9)} on"),
     ("kErfcClamp", ERFC_CLAMP,

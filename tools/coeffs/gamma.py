@@ -13,7 +13,8 @@ the whole function it builds, with the coefficients as rounded, evaluated exactl
                       (every argument is shifted there first).
   kGammaAtanhPoly     ln m = 2 s + s z P(z), s = (m - 1)/(m + 1), z = s^2, m in [sqrt(1/2), sqrt 2)
                       (LogOfNormal, src/kernels/log-inl.h, with this longer table).
-  kGammaExpPoly       e^r = P(r), |r| <= ln(2)/2 (1 + 2^-10): tgamma's e^a = 2^k e^r.
+  (ln 2, log2 e, the rounding shift 1.5 2^52 and e^x, ExpFinite64, are the exp/log family's:
+  tools/coeffs/exp_log.py.)
   kGammaSinPiPoly     sin(pi r) = r P(r^2), |r| <= 1/2: the reflection formula's sin(pi x), x = n + r.
   kLgammaNear1Poly    lgamma(1 + t) = t P(t), |t| <= kLgammaNearRadius: the zero of lgamma at 1.
   kLgammaNear2Poly    lgamma(2 + t) = t P(t), |t| <= kLgammaNearRadius: the zero at 2.
@@ -105,12 +106,6 @@ def atanh_poly(n):
     err = max(max_rel(approx, lambda z: 2 * mp.atanh(mp.sqrt(z)), zmax / 10 ** 6, zmax),
               max_rel(approx, lambda z: 2 * mp.atanh(mp.sqrt(z)), zmax / 10 ** 12, zmax / 1000))
     return c, err
-
-
-def exp_poly(n):
-    r = mp.log(2) / 2 * MARGIN
-    c = chebfit(mp.exp, -r, r, n)
-    return c, max_rel(lambda x: horner(c, x), mp.exp, -r, r)
 
 
 def sinpi_poly(n):
@@ -249,7 +244,7 @@ def emit_table(name, what, values):
 def main():
     print("\n".join(preamble("tools/coeffs/gamma.py", "src/kernels/gamma_coeffs.h")))
     last, lg_last, last_n, lo_x = facts()
-    print("// ---- shared: the shift, Stirling's series, ln, e^x, sin(pi x) ----")
+    print("// ---- shared: the shift, Stirling's series, ln, sin(pi x) ----")
     print(f"// Thresholds (checked by the script, quoted by the kernels' comments; no constant below depends on")
     print(f"// them): tgamma's last finite input {hexf(last)} ({last!r}); tgamma of negative x rounds to +-0")
     print(f"// below {float(lo_x)!r} (the last nonzero results lie next to the poles -{last_n} and -{last_n + 1});")
@@ -269,17 +264,6 @@ def main():
     c, e = atanh_poly(8)
     emit("kGammaAtanhPoly", "ln m = 2 s + s z P(z), s = (m - 1)/(m + 1), z = s^2 in [0, ((sqrt2 - 1)/(sqrt2 + 1))^2 "
          "(1 + 2^-10)]", c, e, -56)
-    print("// ln 2 rounded to binary64 (LogOfNormal: ln x = k ln2 + ln m).")
-    print(f"inline constexpr double kGammaLn2 = {hexd(mp.log(2))};")
-    c, e = exp_poly(12)
-    emit("kGammaExpPoly", "e^r = P(r), |r| <= ln(2)/2 (1 + 2^-10)", c, e, -55)
-    ln2_hi = float(mp.floor(mp.log(2) * 2 ** 32) / 2 ** 32)  # 32 significant bits: k ln2_hi exact for |k| < 2^21
-    print("// e^a = 2^k e^r: k = round(a log2(e)) (a log2(e) + 1.5 2^52 holds k in its low bits), r = (a - k ln2_hi)")
-    print("// - k ln2_lo; ln2_hi has 32 significant bits (k ln2_hi exact), ln2_lo = ln 2 - ln2_hi rounded.")
-    print(f"inline constexpr double kGammaLog2E = {hexd(1 / mp.log(2))};")
-    print(f"inline constexpr double kGammaLn2Hi = {hexd(ln2_hi)};")
-    print(f"inline constexpr double kGammaLn2Lo = {hexd(mp.log(2) - ln2_hi)};")
-    print("inline constexpr double kGammaRoundShift = 0x1.8p+52;  // 1.5 2^52")
     c, e = sinpi_poly(9)
     emit("kGammaSinPiPoly", "sin(pi r) = r P(r^2), |r| <= 1/2", c, e, -54)
 

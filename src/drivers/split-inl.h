@@ -1,15 +1,15 @@
 // The split driver (Split rows of the registry), per Highway target: a cheap common region that
 // most inputs hit, and a rare, expensive one. In blocks of kBlock elements, every lane gets the
 // common formula (two vectors at a time, interleaved: backend/pair-inl.h) and is stored; the
-// positions of the lanes outside the common region are appended to a small buffer of int32 indices
-// without a branch (a branch on "any rare lane?" mispredicts when the rare lanes are scattered).
-// Then the rare lanes are gathered from the source (in place, where the common pass has overwritten
-// it: from a second buffer that the common pass fills the same way), evaluated densely by the rare
-// formula, and scattered back over the common values. The same per-lane functions as SplitEval
+// positions of the lanes outside the common region and their inputs are appended to two small
+// buffers without a branch (a branch on "any rare lane?" mispredicts when the rare lanes are
+// scattered); then the rare lanes are evaluated densely by the rare formula and scattered back over
+// the common values (the inputs are kept because the common pass may have overwritten them: dst ==
+// src). The same per-lane functions as SplitEval
 // (drivers/eval-inl.h), so the same bits as the scalar lane. The partial last vector uses masked
 // loads and stores, so nothing past n is touched. binary64 evaluation only (every row so far).
-// Per vector of the common pass the bookkeeping is one compress of the index vector (a register
-// compress where the target has one, else a table lookup), one store and one add. Two vectors with
+// Per vector of the common pass the bookkeeping is two compresses (index and input vectors: a
+// register compress where the target has one, else a table lookup), two stores and one add. Two vectors with
 // no common lane at all (most of them, for tail-heavy inputs) go to the rare formula directly.
 #if defined(ACCELMATH_DRIVERS_SPLIT_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_DRIVERS_SPLIT_INL_H_
@@ -47,11 +47,11 @@ constexpr auto kCompress4x32 = [] {
 }();
 #endif
 
-// Appends the lanes of the int32 vector `idx` (and, kWithX, of the float32 vector `x`) selected by
-// `take` (a mask of the binary64 lanes of `dd`) at `out_i` (`out_x`); returns how many. May write a
-// whole vector there, past the appended lanes. AVX2: a table lookup; AVX-512: a register compress
+// Appends the lanes of the int32 vector `idx` and of the float32 vector `x` selected by `take` (a
+// mask of the binary64 lanes of `dd`) at `out_i` and `out_x`; returns how many. May write a whole
+// vector there, past the appended lanes. AVX2: a table lookup; AVX-512: a register compress
 // (CompressBits; never the compress-to-memory form, slow on some CPUs).
-template <bool kWithX, class DD, class DI, class DF, class M, class VI, class VF>
+template <class DD, class DI, class DF, class M, class VI, class VF>
 HWY_INLINE size_t Append(DD dd, DI di, DF df, M take, VI idx, VF x, int32_t* HWY_RESTRICT out_i,
                          float* HWY_RESTRICT out_x) {
   uint8_t bits[8] = {};
@@ -59,19 +59,17 @@ HWY_INLINE size_t Append(DD dd, DI di, DF df, M take, VI idx, VF x, int32_t* HWY
 #if HWY_TARGET == HWY_AVX2
   const auto perm = LoadU(di, kCompress4x32.data() + 4 * bits[0]);
   StoreU(TableLookupLanes(idx, IndicesFromVec(di, perm)), di, out_i);
-  if constexpr (kWithX) StoreU(TableLookupLanes(x, IndicesFromVec(df, perm)), df, out_x);
+  StoreU(TableLookupLanes(x, IndicesFromVec(df, perm)), df, out_x);
 #else
   StoreU(CompressBits(idx, bits), di, out_i);
-  if constexpr (kWithX) StoreU(CompressBits(x, bits), df, out_x);
+  StoreU(CompressBits(x, bits), df, out_x);
 #endif
-  (void)df, (void)x, (void)out_x;
   return CountTrue(dd, take);
 }
 
-// kInPlace (dst == src): the common pass overwrites the source, so the rare lanes' inputs are
-// appended too (a second compress per vector); otherwise they are gathered from the source.
-template <bool kInPlace, class K>
-HWY_INLINE void SplitUnaryImpl(const K& k, const float* src, float* dst, size_t n) {
+template <Eval E, class K>
+HWY_INLINE void SplitUnary(const K& k, const float* src, float* dst, size_t n) {
+  static_assert(E == Eval::kF64, "the split driver evaluates in binary64 lanes");
   const ScalableTag<double> dd;
   const Rebind<float, decltype(dd)> df;
   const Rebind<int32_t, decltype(dd)> di;
@@ -79,7 +77,7 @@ HWY_INLINE void SplitUnaryImpl(const K& k, const float* src, float* dst, size_t 
   constexpr size_t kBlock = 512;
   constexpr size_t kSlack = HWY_MAX_BYTES / sizeof(double);  // appends write whole vectors
   HWY_ALIGN int32_t rare_i[kBlock + kSlack];
-  HWY_ALIGN float rare_x[kBlock + kSlack];  // in place only
+  HWY_ALIGN float rare_x[kBlock + kSlack];
   HWY_ALIGN float rare_y[kBlock + kSlack];
   const auto iota = Iota(di, 0);
   const auto step = Set(di, static_cast<int32_t>(2 * N));
@@ -103,8 +101,8 @@ HWY_INLINE void SplitUnaryImpl(const K& k, const float* src, float* dst, size_t 
       const auto y = k.Common(Pair<decltype(dd)>{dd}, PairVec<decltype(dd)>{x0, x1});
       StoreU(DemoteTo(df, y.a), df, dst + b + i);
       StoreU(DemoteTo(df, y.b), df, dst + b + i + N);
-      nr += Append<kInPlace>(dd, di, df, Not(c0), idx0, f0, rare_i + nr, rare_x + nr);
-      nr += Append<kInPlace>(dd, di, df, Not(c1), idx1, f1, rare_i + nr, rare_x + nr);
+      nr += Append(dd, di, df, Not(c0), idx0, f0, rare_i + nr, rare_x + nr);
+      nr += Append(dd, di, df, Not(c1), idx1, f1, rare_i + nr, rare_x + nr);
     }
     for (; i < m; i += N) {  // at most one full and one partial vector
       const size_t r = HWY_MIN(N, m - i);
@@ -114,34 +112,13 @@ HWY_INLINE void SplitUnaryImpl(const K& k, const float* src, float* dst, size_t 
       const auto take = AndNot(k.IsCommon(dd, x), FirstN(dd, r));
       const auto idx = Add(iota, Set(di, static_cast<int32_t>(i)));
       BlendedStore(DemoteTo(df, k.Common(dd, x)), live, df, dst + b + i);
-      nr += Append<kInPlace>(dd, di, df, take, idx, f, rare_i + nr, rare_x + nr);
+      nr += Append(dd, di, df, take, idx, f, rare_i + nr, rare_x + nr);
     }
-    if constexpr (kInPlace) {
-      StoreU(Zero(df), df, rare_x + nr);  // the last rare vector's lanes past nr: 0, not stale
-      for (size_t j = 0; j < nr; j += N) {
-        StoreU(DemoteTo(df, k.Rare(dd, PromoteTo(dd, LoadU(df, rare_x + j)))), df, rare_y + j);
-      }
-    } else {
-      // The last rare vector reads a whole vector of indices: those past nr point at element 0 of
-      // the block (its result is not stored).
-      StoreU(Zero(di), di, rare_i + nr);
-      for (size_t j = 0; j < nr; j += N) {
-        const auto x = PromoteTo(dd, GatherIndex(df, src + b, LoadU(di, rare_i + j)));
-        StoreU(DemoteTo(df, k.Rare(dd, x)), df, rare_y + j);
-      }
+    StoreU(Zero(df), df, rare_x + nr);  // the last rare vector's lanes past nr: 0, not stale
+    for (size_t j = 0; j < nr; j += N) {
+      StoreU(DemoteTo(df, k.Rare(dd, PromoteTo(dd, LoadU(df, rare_x + j)))), df, rare_y + j);
     }
     for (size_t j = 0; j < nr; ++j) dst[b + static_cast<size_t>(rare_i[j])] = rare_y[j];
-  }
-}
-
-template <Eval E, class K>
-HWY_INLINE void SplitUnary(const K& k, const float* src, float* dst, size_t n) {
-  static_assert(E == Eval::kF64, "the split driver evaluates in binary64 lanes");
-  // The contract allows dst == src or disjoint arrays, nothing in between.
-  if (static_cast<const void*>(src) == static_cast<const void*>(dst)) {
-    SplitUnaryImpl<true>(k, src, dst, n);
-  } else {
-    SplitUnaryImpl<false>(k, src, dst, n);
   }
 }
 

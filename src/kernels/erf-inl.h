@@ -9,7 +9,7 @@
 //   erfcx(a)  = exp(a^2) erfc(a) = P(a)/Q(a) for every a >= 0 up to +inf (degrees 6/7, 2^-35.1
 //               relative; a P/Q tends to 1/sqrt(pi), so the asymptote needs no other formula).
 // erfc and normcdf are erfcx times e^(-x^2) (resp. e^(-x^2/2); ExpFinite64 of the exp/log family,
-// about 2^-52 relative), with x^2 (x^2/2) exact in binary64
+// below 2^-44.5 relative), with x^2 (x^2/2) exact in binary64
 // (a float32 squared has 48 significant bits): no cancellation, no argument error, however deep into
 // the tail; the results reach the float32 subnormals as binary64 normal numbers and are rounded
 // once. Negative arguments use the reflections erfc(-a) = 2 - erfc(a) and erfcx(-a) = 2 e^(a^2) -

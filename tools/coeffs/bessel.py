@@ -17,7 +17,7 @@ Both kernels run in binary64 lanes on a = |x|, in two regions split at a = T (kB
 
 Each polynomial's relative error (coefficients rounded to binary64, evaluated exactly) is measured
 on a dense grid of its interval, printed in the header and asserted below 2^-35: with the other
-rounding errors of the kernel (ExpFinite64's 2^-52, a few 2^-53) the value before the final
+rounding errors of the kernel (ExpFinite64's 2^-44.5, a few 2^-53) the value before the final
 rounding to float32 is within about 2^-11 float32 ulp of the exact one.
 """
 import mpmath as mp

@@ -38,23 +38,13 @@ ACCELMATH_KERNEL V NdtriSpecials(D d, V p, V x) {
   return IfThenElse(And(Ge(p, zero), Le(p, one)), x, Set(d, std::numeric_limits<T>::quiet_NaN()));
 }
 
-// Row q (int64 lanes, 0..7) of 8-entry tables, per lane: one register permute per table where a
-// vector holds 8 doubles, two and a select where it holds 4 (one where no lane needs rows 4..7:
-// tested once per vector, the same values either way), a gather otherwise (the scalar lane).
+// Row q (int64 lanes, 0..3) of tables of 8 entries (4..7 repeat 0..3), per lane: one register
+// permute per table where a vector holds 4 or 8 doubles, a gather otherwise (the scalar lane).
 template <class D, class VI>
-ACCELMATH_KERNEL auto NdtriLookup8(D d, VI q) {
-  if constexpr (MaxLanes(D()) == 8) {
+ACCELMATH_KERNEL auto NdtriLookup4(D d, VI q) {
+  if constexpr (MaxLanes(D()) == 4 || MaxLanes(D()) == 8) {
     const auto idx = IndicesFromVec(d, q);
     return [=](const std::array<double, 8>& t) { return TableLookupLanes(LoadU(d, t.data()), idx); };
-  } else if constexpr (MaxLanes(D()) == 4) {
-    const RebindToSigned<D> di;
-    const auto idx = IndicesFromVec(d, And(q, Set(di, int64_t{3})));
-    const auto up = RebindMask(d, Gt(q, Set(di, int64_t{3})));
-    const bool any_up = !AllFalse(d, up);
-    return [=](const std::array<double, 8>& t) {
-      const auto lo = TableLookupLanes(LoadU(d, t.data()), idx);
-      return any_up ? IfThenElse(up, TableLookupLanes(LoadU(d, t.data() + 4), idx), lo) : lo;
-    };
   } else {
     return [=](const std::array<double, 8>& t) { return GatherIndex(d, t.data(), q); };
   }
@@ -62,11 +52,12 @@ ACCELMATH_KERNEL auto NdtriLookup8(D d, VI q) {
 
 // -ndtri(t) for t in [2^-150, 0.075] (binary64 lanes holding t exactly, 24 significant bits at
 // most), without a division (tools/coeffs/ndtri.py has the tables):
-//   w = -ln t: t = 2^k m, m in [1, 2); j = the top 3 bits of m's fraction, z = m c_j - 1 (one fma,
-//     exact: c_j has 20 significant bits), |z| <= 0.0589; w = -k ln2 + ln c_j - log1p(z),
-//     log1p(z) = z + z^2 L(z) (absolute error 6e-13, against w >= 2.59);
-//   r = sqrt(w); piece i = the binade of w (w in [2^(i+1), 2^(i+2)), i = 0..5); -ndtri(t) =
-//     T_i(r - mid_i), T_i of degree 8 (relative error <= 2.3e-11), its coefficients read per lane.
+//   w = -ln t: t = 2^k m, m in [1, 2); j = the top 2 bits of m's fraction, z = m c_j - 1 (one fma,
+//     exact: c_j has 20 significant bits), |z| <= 0.112; w = -k ln2 + ln c_j - log1p(z),
+//     log1p(z) = z + z^2 L(z) (degree 9, absolute error 2.6e-13, against w >= 2.59);
+//   r = sqrt(w); piece q from k alone, 2^(q+3) <= min(6 - k, 64) < 2^(q+4) (q = 0..3: -k in [4, 9],
+//     [10, 25], [26, 57], [58, 150]), so its coefficients are read while the logarithm is computed;
+//     -ndtri(t) = T_q(r - mid_q), T_q of degree 9 (relative error <= 6.7e-11).
 // Lanes with other t (0, negative, NaN, ...) give garbage: callers overwrite them.
 template <class D, class V>
 ACCELMATH_KERNEL V NdtriTail(D d, V t) {
@@ -78,17 +69,17 @@ ACCELMATH_KERNEL V NdtriTail(D d, V t) {
   const RebindToUnsigned<D> du;
   const RebindToSigned<D> di;
   const auto bits = BitCast(du, t);
-  const auto seven = Set(du, uint64_t{7});
   const V k = Sub(BitCast(d, Or(ShiftRight<FB::kMantissaBits>(bits), Set(du, FB::kMagicBits))),
                   Set(d, FB::kMagic + double(FB::kExponentBias)));
+  const V e = Min(Sub(Set(d, coeffs::kTailOffset), k), Set(d, 64.0));
+  const auto piece = NdtriLookup4(
+      d, BitCast(di, Sub(ShiftRight<FB::kMantissaBits>(BitCast(du, e)), Set(du, uint64_t{FB::kExponentBias + 3}))));
   const V m = BitCast(d, Or(And(bits, Set(du, (uint64_t{1} << FB::kMantissaBits) - 1)), Set(du, FB::kOneBits)));
-  const auto log_row = NdtriLookup8(d, BitCast(di, And(ShiftRight<FB::kMantissaBits - 3>(bits), seven)));
+  const auto log_row = NdtriLookup4(d, BitCast(di, And(ShiftRight<FB::kMantissaBits - 2>(bits), Set(du, uint64_t{3}))));
   const V z = MulSub(m, log_row(kLogC), Set(d, 1.0));
   const V log1p = MulAdd(Mul(z, z), Estrin(d, z, coeffs::kTailLog1p()), z);
   const V w = Sub(NegMulAdd(k, Set(d, coeffs::kLn2), log_row(kLogLnC)), log1p);
-  const V r = Sqrt(w);
-  const auto piece = NdtriLookup8(d, BitCast(di, And(ShiftRight<FB::kMantissaBits>(BitCast(du, w)), seven)));
-  const V s = Sub(r, piece(kMid));
+  const V s = Sub(Sqrt(w), piece(kMid));
   return detail::Estrin<kPoly.size()>([&](size_t i) { return piece(kPoly[i]); }, s);
 }
 

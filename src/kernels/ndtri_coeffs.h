@@ -58,65 +58,70 @@ ACCELMATH_COEFFS std::array<double, 16> kErfinvCentre() {
       0x1.75e519146dc73p+5}};
 }
 
-// Tails, ln t = k ln2 + log1p(z) - ln c_j, z = m c_j - 1 (t = 2^k m, j = top 3 bits of m's fraction).
+// Tails, ln t = k ln2 + log1p(z) - ln c_j, z = m c_j - 1 (t = 2^k m, j = top 2 bits of m's fraction;
+// entries 4..7 repeat 0..3).
 ACCELMATH_COEFFS std::array<double, 8> kTailLogC() {
   return {{
-      0x1.e1e1e00000000p-1,
-      0x1.af28600000000p-1,
-      0x1.8618600000000p-1,
-      0x1.642c800000000p-1,
-      0x1.47ae200000000p-1,
-      0x1.2f68400000000p-1,
-      0x1.1a7ba00000000p-1,
-      0x1.0842200000000p-1}};
+      0x1.c71c800000000p-1,
+      0x1.745d200000000p-1,
+      0x1.3b13c00000000p-1,
+      0x1.1111200000000p-1,
+      0x1.c71c800000000p-1,
+      0x1.745d200000000p-1,
+      0x1.3b13c00000000p-1,
+      0x1.1111200000000p-1}};
 }
 ACCELMATH_COEFFS std::array<double, 8> kTailLogLnC() {
   return {{
-      -0x1.f0a32c01163a6p-5,
-      -0x1.5ff33f0a7a014p-3,
-      -0x1.1675cebaba62ep-2,
-      -0x1.739d8f6bbd207p-2,
-      -0x1.c8ff5879aa442p-2,
-      -0x1.0be74242530c3p-1,
-      -0x1.307d6134f15cep-1,
-      -0x1.52a2b465bd3bbp-1}};
+      -0x1.e26ff6e2b12e6p-4,
+      -0x1.4618a421c6342p-2,
+      -0x1.f128c5faf18edp-2,
+      -0x1.41d8e28467eeep-1,
+      -0x1.e26ff6e2b12e6p-4,
+      -0x1.4618a421c6342p-2,
+      -0x1.f128c5faf18edp-2,
+      -0x1.41d8e28467eeep-1}};
 }
-// log1p(z) = z + z^2 L(z), |z| <= 0.05882; max absolute error 5.93e-13.
-ACCELMATH_COEFFS std::array<double, 6> kTailLog1p() {
+// log1p(z) = z + z^2 L(z), |z| <= 0.1111; max absolute error 2.54e-13.
+ACCELMATH_COEFFS std::array<double, 8> kTailLog1p() {
   return {{
-      -0x1.00000001655b4p-1,
-      0x1.55555557d1231p-2,
-      -0x1.ffff8e8e1501bp-3,
-      0x1.999934bae01f8p-3,
-      -0x1.56aa8c4971d53p-3,
-      0x1.25c1a1f739fecp-3}};
+      -0x1.ffffffffae838p-2,
+      0x1.555555550b6edp-2,
+      -0x1.00000338c868dp-2,
+      0x1.99999f7466688p-3,
+      -0x1.554b2833bcc3fp-3,
+      0x1.2489092199b2ap-3,
+      -0x1.05211532367c1p-3,
+      0x1.d06ffb9d2b649p-4}};
 }
 
-// Tails, -ndtri(t) = T_i(r - kTailMid()[i]), r = sqrt(w), w = -ln t in [2^(i+1), 2^(i+2)) (piece i,
-// clipped to [2.59027, 103.972]: t in [2^-150, 0.075]); degree 8; max relative error per piece
-// (doubles, exact arithmetic) 4.55e-13, 2.27e-11, 1.45e-11, 9.69e-12, 6.44e-12, 1.64e-13. Entries 6 and 7 repeat piece 5.
+// Tails, -ndtri(t) = T_q(r - kTailMid()[q]), r = sqrt(w), w = -ln t, t = 2^k m: piece q has
+// 2^(q+3) <= min(6 - k, 64) < 2^(q+4) (t in [2^-150, 0.075]); degree 9; max relative error per piece
+// (doubles, exact arithmetic) 2.73e-11, 6.65e-11, 4.16e-12, 1.3e-11. Entries 4..7 repeat 0..3.
+inline constexpr double kTailOffset = 6;
 ACCELMATH_COEFFS std::array<double, 8> kTailMid() {
   return {{
-      0x1.ce00000000000p+0,
-      0x1.3600000000000p+1,
-      0x1.b600000000000p+1,
-      0x1.3600000000000p+2,
-      0x1.b600000000000p+2,
-      0x1.2400000000000p+3,
-      0x1.2400000000000p+3,
-      0x1.2400000000000p+3}};
+      0x1.0600000000000p+1,
+      0x1.aa00000000000p+1,
+      0x1.4e00000000000p+2,
+      0x1.0800000000000p+3,
+      0x1.0600000000000p+1,
+      0x1.aa00000000000p+1,
+      0x1.4e00000000000p+2,
+      0x1.0800000000000p+3}};
 }
-ACCELMATH_COEFFS std::array<std::array<double, 8>, 9> kTailPoly() {
+ACCELMATH_COEFFS std::array<std::array<double, 8>, 10> kTailPoly() {
   return {{
-      {{0x1.c4ad7ce69513ap+0, 0x1.6212ebe8c0011p+1, 0x1.13bebf4af697bp+2, 0x1.9b63ef62590f8p+2, 0x1.2b10b9af302bbp+3, 0x1.944699c53f30cp+3, 0x1.944699c53f30cp+3, 0x1.944699c53f30cp+3}},
-      {{0x1.a9e01ddac0b93p+0, 0x1.9457ec62d557fp+0, 0x1.8390abf8ba57dp+0, 0x1.7915629cd83b0p+0, 0x1.72c671421440ep+0, 0x1.6f8840e009df0p+0, 0x1.6f8840e009df0p+0, 0x1.6f8840e009df0p+0}},
-      {{-0x1.830f6c670d5abp-4, -0x1.8f50102e77951p-5, -0x1.645feb5cf8babp-6, -0x1.33cbabe830546p-7, -0x1.04aeed7c1699fp-8, -0x1.f630f5e47e408p-10, -0x1.f630f5e47e408p-10, -0x1.f630f5e47e408p-10}},
-      {{0x1.3c12eaba610d2p-5, 0x1.f76fcdded9709p-7, 0x1.4a1dde98708e1p-8, 0x1.9fba6b487c9aap-10, 0x1.ff47f2844bba9p-12, 0x1.77ed555c0e8fdp-13, 0x1.77ed555c0e8fdp-13, 0x1.77ed555c0e8fdp-13}},
-      {{-0x1.0e64364a19811p-6, -0x1.49ea11f8187d6p-8, -0x1.3c33bbe5f619ep-10, -0x1.2161b68066b13p-12, -0x1.01c33748f490dp-14, -0x1.20cc7e9f63694p-16, -0x1.20cc7e9f63694p-16, -0x1.20cc7e9f63694p-16}},
-      {{0x1.df0b7c59545a1p-8, 0x1.bc220df644ae7p-10, 0x1.356cce7bf8584p-12, 0x1.9a6b17ad3ee33p-15, 0x1.084f51268af4fp-17, 0x1.c311168b45ba7p-20, 0x1.c311168b45ba7p-20, 0x1.c311168b45ba7p-20}},
-      {{-0x1.b4bd04fe17b14p-9, -0x1.318e7d0968abdp-11, -0x1.33ed5f77cc75ep-14, -0x1.2710105f160d6p-17, -0x1.127c89ed1cec9p-20, -0x1.644b972c52498p-23, -0x1.644b972c52498p-23, -0x1.644b972c52498p-23}},
-      {{0x1.a0192fe790aa0p-10, 0x1.c3dffb4119bf0p-13, 0x1.47dab97b8d457p-16, 0x1.c59206e1ccd59p-20, 0x1.30c6ed2cf7324p-23, 0x1.243302112cb50p-26, 0x1.243302112cb50p-26, 0x1.243302112cb50p-26}},
-      {{-0x1.8cac3593f2d7ap-11, -0x1.4b1731957e14fp-14, -0x1.556147b0c5320p-18, -0x1.55d7a0dba8510p-22, -0x1.48544d80f9ef2p-26, -0x1.e0d499f6043d7p-30, -0x1.e0d499f6043d7p-30, -0x1.e0d499f6043d7p-30}}}};
+      {{0x1.154389ecd76e8p+1, 0x1.0aa6279c23589p+2, 0x1.bea9959d4b49dp+2, 0x1.6c069bc57c95ep+3, 0x1.154389ecd76e8p+1, 0x1.0aa6279c23589p+2, 0x1.bea9959d4b49dp+2, 0x1.6c069bc57c95ep+3}},
+      {{0x1.9faf2972a64dfp+0, 0x1.84a4ecde20cb3p+0, 0x1.77700434b9dd6p+0, 0x1.7082540757602p+0, 0x1.9faf2972a64dfp+0, 0x1.84a4ecde20cb3p+0, 0x1.77700434b9dd6p+0, 0x1.7082540757602p+0}},
+      {{-0x1.246158cfb0c8bp-4, -0x1.7cab51443b03ap-6, -0x1.003233cbbbf30p-7, -0x1.44d445ee970d7p-9, -0x1.246158cfb0c8bp-4, -0x1.7cab51443b03ap-6, -0x1.003233cbbbf30p-7, -0x1.44d445ee970d7p-9}},
+      {{0x1.ab8957abd471cp-6, 0x1.698ae2cfc2e28p-8, 0x1.431689d2b6c7ep-10, 0x1.0b60a58ae9c7ep-12, 0x1.ab8957abd471cp-6, 0x1.698ae2cfc2e28p-8, 0x1.431689d2b6c7ep-10, 0x1.0b60a58ae9c7ep-12}},
+      {{-0x1.464195050ab57p-7, -0x1.6336045b49508p-10, -0x1.a3bce024357bbp-13, -0x1.c4105639c28e4p-16, -0x1.464195050ab57p-7, -0x1.6336045b49508p-10, -0x1.a3bce024357bbp-13, -0x1.c4105639c28e4p-16}},
+      {{0x1.00ebb53da7d97p-8, 0x1.64ee0ec17de49p-12, 0x1.15e67faa5f528p-15, 0x1.84b7b68a0a168p-19, 0x1.00ebb53da7d97p-8, 0x1.64ee0ec17de49p-12, 0x1.15e67faa5f528p-15, 0x1.84b7b68a0a168p-19}},
+      {{-0x1.9dfc7e0e5e3edp-10, -0x1.6abb74cba9e0fp-14, -0x1.740b0f99fa873p-18, -0x1.5067e80f0fb04p-22, -0x1.9dfc7e0e5e3edp-10, -0x1.6abb74cba9e0fp-14, -0x1.740b0f99fa873p-18, -0x1.5067e80f0fb04p-22}},
+      {{0x1.569332e4190b1p-11, 0x1.781ddd9aa1069p-16, 0x1.f8daf89073a72p-21, 0x1.2703195107768p-25, 0x1.569332e4190b1p-11, 0x1.781ddd9aa1069p-16, 0x1.f8daf89073a72p-21, 0x1.2703195107768p-25}},
+      {{-0x1.3c47b886c5026p-12, -0x1.c1ce8aae1ede4p-18, -0x1.788d3a3990a1dp-23, -0x1.2858b45c89e8bp-28, -0x1.3c47b886c5026p-12, -0x1.c1ce8aae1ede4p-18, -0x1.788d3a3990a1dp-23, -0x1.2858b45c89e8bp-28}},
+      {{0x1.075da96328c00p-13, 0x1.db8c34232a7dap-20, 0x1.011eba8b56d97p-25, 0x1.0a5eac4e5a15ep-31, 0x1.075da96328c00p-13, 0x1.db8c34232a7dap-20, 0x1.011eba8b56d97p-25, 0x1.0a5eac4e5a15ep-31}}}};
 }
 
 // AS241 (Wichura 1988) tail rationals in binary64, as checked: max relative error 7.57e-17

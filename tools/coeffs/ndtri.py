@@ -16,16 +16,18 @@ Tables
                     the same bits), and E_i = P_i / sqrt 2 (rounded from the exact Chebyshev
                     coefficients). The max relative error is printed in the header and asserted.
   kTailLogC,        the logarithm of the tails, ln t = k ln 2 + ln m (t = 2^k m, m in [1, 2)):
-  kTailLogLnC,      j = the top 3 bits of m's fraction, c_j = 1/(1 + (j + 1/2)/8) rounded to
-  kTailLog1p        20 bits, z = m c_j - 1 (one fma, exact), |z| <= 0.0589; ln m = log1p(z) - ln c_j,
-                    log1p(z) = z + z^2 L(z), L the Chebyshev interpolant (6 terms) of
-                    (log1p(z) - z)/z^2. kTailLogLnC holds ln c_j (rounded).
+  kTailLogLnC,      j = the top 2 bits of m's fraction, c_j = 1/(1 + (j + 1/2)/4) rounded to
+  kTailLog1p        20 bits, z = m c_j - 1 (one fma, exact), |z| <= 0.112; ln m = log1p(z) - ln c_j,
+                    log1p(z) = z + z^2 L(z), L the Chebyshev interpolant (8 terms) of
+                    (log1p(z) - z)/z^2. kTailLogLnC holds ln c_j (rounded). Entries 4..7 repeat
+                    0..3 (8-lane lookups).
   kTailMid,         -ndtri(t) for t in [2^-150, 0.075] as a function of r = sqrt(w), w = -ln t, in
-  kTailPoly         six pieces, by the binade of w: piece i holds w in [2^(i+1), 2^(i+2))
-                    (clipped to [-ln 0.075, 150 ln 2]); on it, -ndtri = T_i(r - kTailMid[i]), T_i
-                    the Chebyshev interpolant of degree 8 on the piece, in monomials of r - mid.
-                    kTailPoly()[k][i] is coefficient k of piece i (entries 6, 7 repeat piece 5: the
-                    tables are read by 8-lane lookups). The max relative error (with the rounded
+  kTailPoly         four pieces chosen by t's binary exponent k (t = 2^k m): piece q holds the k
+                    with 2^(q+3) <= min(6 - k, 64) < 2^(q+4) (-k in [4, 9], [10, 25], [26, 57],
+                    [58, 150]); on it, -ndtri = T_q(r - kTailMid[q]), T_q the Chebyshev interpolant
+                    of degree 9 on the piece's r interval, in monomials of r - mid.
+                    kTailPoly()[i][q] is coefficient i of piece q (entries 4..7 repeat pieces 0..3:
+                    the tables are read by 8-lane lookups). The max relative error (with the rounded
                     coefficients, exact arithmetic) is printed and asserted.
   kAs241*F          Wichura, "Algorithm AS 241: The percentage points of the normal
                     distribution", Applied Statistics 37(3) 477-484 (1988), PPND16: the
@@ -116,11 +118,11 @@ def round_bits(x, bits):
     return mp.ldexp(mp.nint(m * 2 ** bits), e - bits)
 
 
-LOG_C = [round_bits(1 / (1 + (j + mp.mpf(0.5)) / 8), 20) for j in range(8)]
+LOG_C = [round_bits(1 / (1 + (j + mp.mpf(0.5)) / 4), 20) for j in range(4)]
 LOG_LNC = [mp.log(c) for c in LOG_C]
-Z_LO = min(LOG_C[j] * (1 + mp.mpf(j) / 8) - 1 for j in range(8))
-Z_HI = max(LOG_C[j] * (1 + mp.mpf(j + 1) / 8) - 1 for j in range(8))
-N_LOG1P = 6
+Z_LO = min(LOG_C[j] * (1 + mp.mpf(j) / 4) - 1 for j in range(4))
+Z_HI = max(LOG_C[j] * (1 + mp.mpf(j + 1) / 4) - 1 for j in range(4))
+N_LOG1P = 8
 
 
 def log1p_rest(z):
@@ -133,21 +135,35 @@ log1p_err = max(abs(z + z * z * horner_mp(log1p_poly, z) - mp.log1p(z))
 assert log1p_err < 2e-12, log1p_err        # absolute, against |ln t| >= 2.59
 
 # --- tails: pieces in r = sqrt(-ln t) ----------------------------------------------------------
+# The piece comes from t's binary exponent k alone (t = 2^k m), so the kernel reads the coefficients
+# while it computes the logarithm: piece q (0..3) holds the k with 2^(q+3) <= min(6 - k, 64) <
+# 2^(q+4), i.e. -k in [4, 9], [10, 25], [26, 57], [58, 150]; t in [2^k, 2^(k+1)) has w in
+# (-(k+1) ln 2, -k ln 2], so piece q covers w in ((2^(q+3) - 7) ln 2, (2^(q+4) - 7) ln 2], clipped to
+# [-ln 0.075, 150 ln 2]. Four pieces: one register permute per table on 4 and 8 binary64 lanes.
 T_MAX = mp.mpf("0.075")
 W_MIN = -mp.log(T_MAX)
 W_MAX = 150 * mp.log(2)
-N_PIECES = 6
-TAIL_DEG = 8
+N_PIECES = 4
+TAIL_DEG = 9
+TAIL_OFFSET = 6      # q = exponent(min(TAIL_OFFSET - k, 64)) - 3
+TAIL_MARGIN = mp.mpf(2) ** -30   # each piece fitted a little wider than its interval (w is rounded)
 
 
 def tail_exact(r):
     return -ndtri(mp.exp(-r * r))
 
 
+def piece_w(q):
+    lo = max((2 ** (q + 3) - 1 - TAIL_OFFSET) * mp.log(2), W_MIN)
+    hi = W_MAX if q == N_PIECES - 1 else (2 ** (q + 4) - 1 - TAIL_OFFSET) * mp.log(2)
+    return lo, hi
+
+
 tail_mid, tail_coef, piece_err = [], [], []
-for i in range(N_PIECES):
-    r_lo = mp.sqrt(max(mp.mpf(2) ** (i + 1), W_MIN))
-    r_hi = mp.sqrt(min(mp.mpf(2) ** (i + 2), W_MAX))
+for q in range(N_PIECES):
+    w_lo, w_hi = piece_w(q)
+    r_lo = mp.sqrt(w_lo) * (1 - TAIL_MARGIN)
+    r_hi = mp.sqrt(w_hi) * (1 + TAIL_MARGIN)
     mid = float(round_bits((r_lo + r_hi) / 2, 8))
     poly = [float(c) for c in reversed(mp.chebyfit(lambda s: tail_exact(s + mid), [r_lo - mid, r_hi - mid],
                                                    TAIL_DEG + 1))]
@@ -156,7 +172,7 @@ for i in range(N_PIECES):
     tail_mid.append(mid)
     tail_coef.append(poly)
     piece_err.append(err)
-assert max(piece_err) < 5e-11, piece_err
+assert max(piece_err) < 1e-10, piece_err
 
 # --- AS241 tails -------------------------------------------------------------------------
 AS241 = {
@@ -229,20 +245,21 @@ emit(f"// erfinv, erfcinv: u E(u^2 - kNdtriCentreShift), E_i = P_i / sqrt 2 (rou
      f"{mp.nstr(centre_erf_err, 3)}.\n")
 emit(f"inline constexpr double kNdtriCentreShift = {hexd(SHIFT)};\n")
 emit(arr("kErfinvCentre", "double", centre_erf, hexd))
-emit(f"\n// Tails, ln t = k ln2 + log1p(z) - ln c_j, z = m c_j - 1 (t = 2^k m, j = top 3 bits of m's fraction).\n")
-emit(arr("kTailLogC", "double", LOG_C, hexd))
-emit(arr("kTailLogLnC", "double", LOG_LNC, hexd))
+emit(f"\n// Tails, ln t = k ln2 + log1p(z) - ln c_j, z = m c_j - 1 (t = 2^k m, j = top 2 bits of m's fraction;\n// entries 4..7 repeat 0..3).\n")
+emit(arr("kTailLogC", "double", LOG_C * 2, hexd))
+emit(arr("kTailLogLnC", "double", LOG_LNC * 2, hexd))
 emit(f"// log1p(z) = z + z^2 L(z), |z| <= {mp.nstr(max(-Z_LO, Z_HI), 4)}; max absolute error {mp.nstr(log1p_err, 3)}.\n")
 emit(arr("kTailLog1p", "double", log1p_poly, hexd))
-emit(f"\n// Tails, -ndtri(t) = T_i(r - kTailMid()[i]), r = sqrt(w), w = -ln t in [2^(i+1), 2^(i+2)) (piece i,\n")
-emit(f"// clipped to [{mp.nstr(W_MIN, 6)}, {mp.nstr(W_MAX, 6)}]: t in [2^-150, 0.075]); degree {TAIL_DEG}; "
-     f"max relative error per piece\n// (doubles, exact arithmetic) "
-     + ", ".join(mp.nstr(e, 3) for e in piece_err) + ". Entries 6 and 7 repeat piece 5.\n")
-emit(arr("kTailMid", "double", tail_mid + [tail_mid[-1]] * (8 - N_PIECES), hexd))
+emit(f"\n// Tails, -ndtri(t) = T_q(r - kTailMid()[q]), r = sqrt(w), w = -ln t, t = 2^k m: piece q has\n")
+emit(f"// 2^(q+3) <= min({TAIL_OFFSET} - k, 64) < 2^(q+4) (t in [2^-150, 0.075]); degree {TAIL_DEG}; max relative error "
+     f"per piece\n// (doubles, exact arithmetic) " + ", ".join(mp.nstr(e, 3) for e in piece_err)
+     + ". Entries 4..7 repeat 0..3.\n")
+emit(f"inline constexpr double kTailOffset = {TAIL_OFFSET};\n")
+emit(arr("kTailMid", "double", tail_mid * 2, hexd))
 emit(f"ACCELMATH_COEFFS std::array<std::array<double, 8>, {TAIL_DEG + 1}> kTailPoly() {{\n  return {{{{\n")
 rows = []
 for k in range(TAIL_DEG + 1):
-    vals = [tail_coef[i][k] for i in range(N_PIECES)] + [tail_coef[-1][k]] * (8 - N_PIECES)
+    vals = [tail_coef[q][k] for q in range(N_PIECES)] * 2
     rows.append("      {{" + ", ".join(hexd(v) for v in vals) + "}}")
 emit(",\n".join(rows) + "}};\n}\n")
 emit(f"\n// AS241 (Wichura 1988) tail rationals in binary64, as checked: max relative error {mp.nstr(err_tail1, 3)}\n")

@@ -560,29 +560,54 @@ int main(int argc, char** argv) {
       ->check(Finite(0, HUGE_VAL, ">= 0"));
   oc->add_flag("--quiet", quiet, "no progress line");
 
+  // quantize/dequantize take .npy arrays, or a whole safetensors checkpoint (--in *.safetensors /
+  // dequantize --in): each form's own options are checked in Quantize/Dequantize below.
   accelmath::cli::QuantizeArgs qa;
-  auto* quant = app.add_subcommand("quantize", "MX-quantize a .npy (float32, float16, or bfloat16 bits as uint16)");
-  quant->add_option("--in", qa.in, "input .npy")->required();
-  quant->add_option("--x-dtype", qa.x_dtype, "auto (from the file) | bfloat16 (uint16 bit patterns)");
+  accelmath::cli::CheckpointQuantizeArgs cq;
+  auto* quant = app.add_subcommand("quantize", "MX-quantize a .npy (float32, float16, or bfloat16 bits as uint16), "
+                                               "or every floating-point tensor of a .safetensors checkpoint");
+  quant->add_option("--in", qa.in, "input .npy, or .safetensors (checkpoint form)")->required();
+  quant->add_option("--x-dtype", qa.x_dtype, ".npy: auto (from the file) | bfloat16 (uint16 bit patterns)");
   quant->add_option("--dst", qa.dst, "e4m3 | e5m2 | e3m2 | e2m3 | e2m1 | e1m2")->required();
-  quant->add_option("--axis", qa.axis, "axis of the blocks (default -1)");
+  auto* q_axis = quant->add_option("--axis", qa.axis, ".npy: axis of the blocks (default -1; checkpoints: the last axis)");
   quant->add_option("--block", qa.block, "block size, a multiple of 32 up to 1024 (default 32)");
   quant->add_option("--round", qa.round, "rint | round | floor (FP8: rint only)");
   quant->add_option("--scale-alg", qa.scale_alg, "0 | ocp, 1 | rceil (FP8), 2 | ceil, 3 | even");
   quant->add_option("--threads", qa.threads, "threads (0: automatic), at most 1024")->check(CLI::Range(0, 1024));
-  quant->add_option("--out-y", qa.out_y, "elements .npy, uint8 (FP4: last dim halved; FP6: 3 bytes per 4)")->required();
-  quant->add_option("--out-scale", qa.out_scale, "E8M0 scales .npy, uint8, the mxscale shape")->required();
+  auto* q_out_y = quant->add_option("--out-y", qa.out_y, ".npy: elements .npy, uint8 (FP4: last dim halved; FP6: 3 bytes per 4)");
+  auto* q_out_scale = quant->add_option("--out-scale", qa.out_scale, ".npy: E8M0 scales .npy, uint8, the mxscale shape");
+  auto* q_out = quant->add_option("--out", cq.out, "checkpoint: output .safetensors (each quantized W as W and W.mx_scale)");
+  auto* q_include = quant->add_option("--include", cq.include, "checkpoint: quantize only tensors whose name matches this regex");
+  auto* q_exclude = quant->add_option("--exclude", cq.exclude, "checkpoint: copy tensors whose name matches this regex unchanged");
+  auto* q_gguf = quant->add_flag("--gguf", cq.gguf, "checkpoint: store each W as ggml MXFP4 blocks (e2m1, block 32, ocp)");
+  auto* q_quiet = quant->add_flag("--quiet", cq.quiet, "checkpoint: no progress line");
 
   accelmath::cli::DequantizeArgs da;
-  auto* dequant = app.add_subcommand("dequantize", "MX-dequantize element and scale .npy files");
-  dequant->add_option("--y", da.y, "elements .npy (uint8, as quantize wrote it)")->required();
-  dequant->add_option("--scale", da.scale, "scales .npy (uint8)")->required();
-  dequant->add_option("--dst", da.dst, "element format: e4m3 | e5m2 | e3m2 | e2m3 | e2m1 | e1m2")->required();
-  dequant->add_option("--axis", da.axis, "axis of the blocks (default -1)");
-  dequant->add_option("--block", da.block, "block size (default 32)");
-  dequant->add_option("--out-dtype", da.out_dtype, "float32 | float16 | bfloat16 (written as uint16 bits)");
+  accelmath::cli::CheckpointDequantizeArgs cd;
+  auto* dequant = app.add_subcommand("dequantize", "MX-dequantize element and scale .npy files, or a checkpoint that "
+                                                   "`quantize --in *.safetensors` wrote (--in)");
+  auto* d_in = dequant->add_option("--in", cd.in, "checkpoint: input .safetensors, as quantize wrote it");
+  auto* d_y = dequant->add_option("--y", da.y, ".npy: elements .npy (uint8, as quantize wrote it)");
+  auto* d_scale = dequant->add_option("--scale", da.scale, ".npy: scales .npy (uint8)");
+  auto* d_dst = dequant->add_option("--dst", da.dst, ".npy: element format: e4m3 | e5m2 | e3m2 | e2m3 | e2m1 | e1m2");
+  auto* d_axis = dequant->add_option("--axis", da.axis, ".npy: axis of the blocks (default -1)");
+  auto* d_block = dequant->add_option("--block", da.block, ".npy: block size (default 32)");
+  auto* d_out_dtype = dequant->add_option("--out-dtype", da.out_dtype, ".npy: float32 | float16 | bfloat16 (written as uint16 bits)");
   dequant->add_option("--threads", da.threads, "threads (0: automatic), at most 1024")->check(CLI::Range(0, 1024));
-  dequant->add_option("--out", da.out, "output .npy")->required();
+  dequant->add_option("--out", da.out, "output .npy, or .safetensors (checkpoint form)")->required();
+  auto* d_quiet = dequant->add_flag("--quiet", cd.quiet, "checkpoint: no progress line");
+
+  // The options a form needs (required) and those it does not take (refused), by name.
+  auto form_check = [](const char* form, std::initializer_list<CLI::Option*> required,
+                       std::initializer_list<CLI::Option*> refused) -> std::string {
+    for (CLI::Option* o : required) {
+      if (o->count() == 0) return std::string(form) + " needs " + o->get_name();
+    }
+    for (CLI::Option* o : refused) {
+      if (o->count() != 0) return std::string(form) + " does not take " + o->get_name();
+    }
+    return std::string();
+  };
 
   std::string mx_dst = "all", mx_round = "all";
   std::uint64_t mx_sample = 0;
@@ -651,8 +676,24 @@ int main(int argc, char** argv) {
         if (!sweep_all && !FindFunction(sweep_op)) return kBadInput;
         return OracleCheck(sweep_op, sweep_all, oc_samples, seed, oc_limit, quiet);
       }
-      if (*quant) return accelmath::cli::quantize_cmd(qa);
-      if (*dequant) return accelmath::cli::dequantize_cmd(da);
+      if (*quant) {
+        const bool checkpoint = qa.in.size() >= 12 && qa.in.compare(qa.in.size() - 12, 12, ".safetensors") == 0;
+        const std::string e = checkpoint ? form_check("quantize of a .safetensors checkpoint", {q_out}, {q_out_y, q_out_scale, q_axis})
+                                         : form_check("quantize of a .npy", {q_out_y, q_out_scale}, {q_out, q_include, q_exclude, q_gguf, q_quiet});
+        if (!e.empty()) return Error(e + " (see accelmath quantize --help)");
+        if (!checkpoint) return accelmath::cli::quantize_cmd(qa);
+        cq.in = qa.in, cq.dst = qa.dst, cq.round = qa.round, cq.scale_alg = qa.scale_alg, cq.block = qa.block, cq.threads = qa.threads;
+        return accelmath::cli::quantize_checkpoint(cq);
+      }
+      if (*dequant) {
+        const bool checkpoint = d_in->count() != 0;
+        const std::string e = checkpoint ? form_check("dequantize --in (a checkpoint)", {}, {d_y, d_scale, d_dst, d_axis, d_block, d_out_dtype})
+                                         : form_check("dequantize of .npy files", {d_y, d_scale, d_dst}, {d_quiet});
+        if (!e.empty()) return Error(e + " (see accelmath dequantize --help)");
+        if (!checkpoint) return accelmath::cli::dequantize_cmd(da);
+        cd.out = da.out, cd.threads = da.threads;
+        return accelmath::cli::dequantize_checkpoint(cd);
+      }
       if (*mxs) return accelmath::cli::mx_sweep(mx_dst, mx_round, mx_sample, seed, threads, quiet);
       if (*atab) return accelmath::cli::atomic_table(at_dtype, at_check, stdout);
       if (*aswp) return accelmath::cli::atomic_sweep(as_dtype, as_sample, seed, threads, quiet);

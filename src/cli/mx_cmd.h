@@ -1,4 +1,5 @@
-// The MX subcommands of the accelmath CLI: quantize, dequantize, mx-sweep, and the report lines.
+// The MX subcommands of the accelmath CLI: quantize, dequantize (of .npy arrays and of safetensors
+// checkpoints), mx-sweep, and the report lines.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,21 @@ struct DequantizeArgs {
 
 int quantize_cmd(const QuantizeArgs& a);
 int dequantize_cmd(const DequantizeArgs& a);
+
+// A whole safetensors checkpoint (src/cli/checkpoint_cmd.cc, docs/mx.md "Checkpoints").
+struct CheckpointQuantizeArgs {
+  std::string in, out, dst, round = "rint", scale_alg = "ocp", include, exclude;
+  int64_t block = 32;
+  bool gguf = false, quiet = false;
+  int threads = 0;
+};
+struct CheckpointDequantizeArgs {
+  std::string in, out;
+  bool quiet = false;
+  int threads = 0;
+};
+int quantize_checkpoint(const CheckpointQuantizeArgs& a);
+int dequantize_checkpoint(const CheckpointDequantizeArgs& a);
 // Every float32 pattern (or `sample` random ones plus edge cases) through the SIMD codec and the
 // reference model; dst "all" and round "all" loop. Exit 1 on any difference. A progress line on
 // stderr (cli/progress.h) unless `quiet`.

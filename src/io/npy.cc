@@ -276,7 +276,8 @@ NpyArray read_npy(const std::string& path) {
   return a;
 }
 
-OutputSet::OutputSet(std::vector<std::string> paths) : paths_(std::move(paths)), temps_(paths_.size()) {
+OutputSet::OutputSet(std::vector<std::string> paths)
+    : paths_(std::move(paths)), temps_(paths_.size()), fds_(paths_.size(), -1) {
   namespace fs = std::filesystem;
   std::vector<fs::path> canonical;
   std::vector<std::pair<dev_t, ino_t>> ids;  // (0, 0): does not exist yet
@@ -313,8 +314,33 @@ OutputSet::OutputSet(std::vector<std::string> paths) : paths_(std::move(paths)),
 }
 
 OutputSet::~OutputSet() {
-  for (const std::string& t : temps_) {
-    if (!t.empty()) ::unlink(t.c_str());
+  for (std::size_t i = 0; i < paths_.size(); ++i) Discard(i);
+}
+
+void OutputSet::Discard(std::size_t i) {
+  if (fds_[i] >= 0) ::close(fds_[i]);
+  fds_[i] = -1;
+  if (!temps_[i].empty()) ::unlink(temps_[i].c_str());
+  temps_[i].clear();
+}
+
+void OutputSet::begin(std::size_t i) {
+  const std::string& path = paths_.at(i);
+  Discard(i);
+  std::string name = path + ".tmp.XXXXXX";  // mkostemp, as in write()
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) Fail(path, "cannot write: " + Errno(errno));
+  temps_[i] = name;
+  fds_[i] = fd;
+}
+
+void OutputSet::append(std::size_t i, const void* data, std::size_t n) {
+  if (fds_.at(i) < 0) Fail(paths_[i], "internal error: append before begin");
+  errno = 0;
+  if (!WriteAll(fds_[i], data, n)) {
+    const int e = errno;
+    Discard(i);
+    Fail(paths_[i], "cannot write: " + (e ? Errno(e) : std::string("write failed")));
   }
 }
 
@@ -331,10 +357,7 @@ void OutputSet::write(std::size_t i, const NpyArray& a) {
   dict.append((64 - total % 64) % 64, ' ');
   dict += '\n';
   if (dict.size() > 65535) Fail(path, "cannot write: header too long");
-  if (!temps_[i].empty()) {
-    ::unlink(temps_[i].c_str());
-    temps_[i].clear();
-  }
+  Discard(i);
   // mkostemp: O_CREAT | O_EXCL with a random suffix, so a file or link planted under a guessed name
   // is never opened; the file is created 0600, and given the usual 0666 & ~umask once complete.
   std::string name = path + ".tmp.XXXXXX";
@@ -356,6 +379,13 @@ void OutputSet::write(std::size_t i, const NpyArray& a) {
 void OutputSet::commit() {
   for (std::size_t i = 0; i < paths_.size(); ++i) {
     if (temps_[i].empty()) Fail(paths_[i], "internal error: output not written");
+    if (fds_[i] < 0) continue;
+    errno = 0;
+    const bool ok = ::fchmod(fds_[i], 0666 & ~Umask()) == 0 && ::fsync(fds_[i]) == 0;
+    const int e = errno;
+    ::close(fds_[i]);
+    fds_[i] = -1;
+    if (!ok) Fail(paths_[i], "cannot write: " + (e ? Errno(e) : std::string("write failed")));
   }
   for (std::size_t i = 0; i < paths_.size(); ++i) {
     if (::rename(temps_[i].c_str(), paths_[i].c_str()) != 0) Fail(paths_[i], "cannot write: " + Errno(errno));

@@ -47,10 +47,16 @@ class OutputSet {
   OutputSet& operator=(const OutputSet&) = delete;
 
   void write(std::size_t i, const NpyArray& array);
+  // Output i written in pieces (any format, e.g. a safetensors file larger than memory): begin(i)
+  // creates its temporary, append(i, ...) adds bytes to it, commit() completes it like the others.
+  void begin(std::size_t i);
+  void append(std::size_t i, const void* data, std::size_t n);
   void commit();
 
  private:
+  void Discard(std::size_t i);  // removes output i's temporary, if any
   std::vector<std::string> paths_, temps_;  // temps_[i]: output i's written temporary, "" if none
+  std::vector<int> fds_;                    // fds_[i]: output i's open temporary (begin), -1 if none
 };
 
 // One output through an OutputSet: a temporary file in the same folder, renamed over `path` when complete.

@@ -1,0 +1,243 @@
+"""`accelmath quantize --in X.safetensors` and `accelmath dequantize --in`: whole checkpoints, built and
+read back with the `safetensors` package. Each quantized tensor must equal accelmath.mx on the same
+array bit for bit (codes, scales, and the dequantized values), every other tensor and the metadata
+must come back unchanged, and each malformed input must give one line naming the problem, exit 2
+and no output file (docs/mx.md, "Checkpoints")."""
+import json
+import struct
+
+import ml_dtypes
+import numpy as np
+import pytest
+import torch
+from safetensors import safe_open
+from safetensors.torch import load_file, save_file
+
+import accelmath.mx as mx
+
+FORMATS = ["e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "e1m2"]
+
+
+def checkpoint(path, **extra):
+    """A small model: float32, bfloat16 and float16 weights, a bias, an integer tensor, a scalar."""
+    g = torch.Generator().manual_seed(7)
+    scale = torch.exp2(torch.randint(-20, 20, (64, 1), generator=g).float())  # blocks of very different size
+    t = {
+        "layers.0.attn.weight": torch.randn(64, 128, generator=g) * scale,
+        "layers.0.mlp.weight": (torch.randn(32, 128, generator=g) * 3).to(torch.bfloat16),
+        "layers.0.norm.weight": torch.randn(64, generator=g).to(torch.float16),
+        "layers.0.attn.bias": torch.randn(96, generator=g),
+        "position_ids": torch.arange(17),
+        "temperature": torch.tensor(0.7),
+    }
+    t["layers.0.attn.weight"][3, 5] = float("nan")
+    t["layers.0.attn.weight"][4, 0] = float("inf")
+    t.update(extra)
+    save_file(t, str(path), metadata={"format": "pt", "note": "test"})
+    return t
+
+
+def as_numpy(t):
+    """A torch tensor as the NumPy array accelmath.mx takes (bfloat16 through ml_dtypes, bit for bit)."""
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return t.numpy()
+
+
+def raw(path):
+    """name -> (dtype string, shape, bytes) of every tensor, straight from the file."""
+    with open(path, "rb") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        header = json.loads(f.read(n))
+        data = f.read()
+    header.pop("__metadata__", None)
+    return {k: (v["dtype"], v["shape"], data[v["data_offsets"][0]:v["data_offsets"][1]]) for k, v in header.items()}
+
+
+def metadata(path):
+    with safe_open(str(path), "np") as f:
+        return f.metadata()
+
+
+@pytest.mark.parametrize("dst", FORMATS)
+def test_round_trip_matches_the_library_bit_for_bit(cli, tmp_path, dst):
+    src, q, back = tmp_path / "m.safetensors", tmp_path / "q.safetensors", tmp_path / "back.safetensors"
+    t = checkpoint(src)
+    cli("quantize", "--in", src, "--out", q, "--dst", dst, "--exclude", "temperature", "--quiet")
+    out = raw(q)
+    record = json.loads(metadata(q)["accelmath.mx"])
+    assert {k: record[k] for k in ("format", "axis", "blocksize", "round", "scale_alg", "layout")} == {
+        "format": dst, "axis": -1, "blocksize": 32, "round": "rint", "scale_alg": "ocp", "layout": "codes+scale"}
+    quantized = {"layers.0.attn.weight", "layers.0.mlp.weight", "layers.0.norm.weight", "layers.0.attn.bias"}
+    assert set(record["tensors"]) == quantized
+    assert metadata(q)["format"] == "pt" and metadata(q)["note"] == "test"
+    for name in quantized:
+        y, s = mx.quantize(as_numpy(t[name]), dst=dst)
+        assert record["tensors"][name] == {"dtype": raw(src)[name][0], "shape": list(t[name].shape)}
+        assert out[name][:2] == ("U8", list(y.shape)) and out[name][2] == y.tobytes(), name
+        assert out[name + ".mx_scale"][:2] == ("U8", list(s.shape)) and out[name + ".mx_scale"][2] == s.tobytes(), name
+    for name in ("position_ids", "temperature"):  # not floating point / excluded: copied
+        assert out[name] == raw(src)[name]
+
+    cli("dequantize", "--in", q, "--out", back, "--quiet")
+    assert metadata(back) == {"format": "pt", "note": "test"}
+    restored, original = raw(back), raw(src)
+    assert set(restored) == set(original)
+    for name in original:
+        assert restored[name][:2] == original[name][:2], name
+    for name in quantized:
+        y, s = mx.quantize(as_numpy(t[name]), dst=dst)
+        want = mx.dequantize(y, s, dst=dst, dtype=as_numpy(t[name]).dtype)
+        assert restored[name][2] == want.tobytes(), name
+    for name in ("position_ids", "temperature"):
+        assert restored[name] == original[name]
+
+
+def test_options_reach_the_library(cli, tmp_path):
+    src, q = tmp_path / "m.safetensors", tmp_path / "q.safetensors"
+    t = checkpoint(src)
+    cli("quantize", "--in", src, "--out", q, "--dst", "e2m1", "--block", "64", "--round", "floor", "--scale-alg", "even",
+        "--include", r"weight$", "--exclude", "norm", "--quiet")
+    record = json.loads(metadata(q)["accelmath.mx"])
+    assert set(record["tensors"]) == {"layers.0.attn.weight", "layers.0.mlp.weight"}
+    assert (record["blocksize"], record["round"], record["scale_alg"]) == (64, "floor", "even")
+    out = raw(q)
+    for name in record["tensors"]:
+        y, s = mx.quantize(as_numpy(t[name]), dst="e2m1", block=64, round="floor", scale_alg="even")
+        assert out[name][2] == y.tobytes() and out[name + ".mx_scale"][2] == s.tobytes()
+    assert out["layers.0.norm.weight"] == raw(src)["layers.0.norm.weight"]
+    back = tmp_path / "back.safetensors"
+    cli("dequantize", "--in", q, "--out", back, "--quiet")
+    y, s = mx.quantize(as_numpy(t["layers.0.mlp.weight"]), dst="e2m1", block=64, round="floor", scale_alg="even")
+    want = mx.dequantize(y, s, dst="e2m1", block=64, dtype=ml_dtypes.bfloat16)
+    assert raw(back)["layers.0.mlp.weight"][2] == want.tobytes()
+
+
+def ggml_blocks(y, s, shape):
+    """ggml block_mxfp4 rows from the library's E2M1 codes and scales (block 32, last axis): per
+    block the scale byte, then 16 bytes with element j in the low and element j + 16 in the high nibble."""
+    rows, blocks = int(np.prod(shape[:-1])), shape[-1] // 32
+    codes = np.stack([y.reshape(-1) & 0xF, y.reshape(-1) >> 4], axis=-1).reshape(rows, blocks, 32)
+    scales = s.reshape(rows, -1)[:, :blocks]
+    qs = (codes[:, :, :16] | (codes[:, :, 16:] << 4)).astype(np.uint8)
+    return np.concatenate([scales[:, :, None], qs], axis=-1).astype(np.uint8).tobytes()
+
+
+def test_gguf_layout(cli, tmp_path):
+    src, q, back = tmp_path / "m.safetensors", tmp_path / "q.safetensors", tmp_path / "back.safetensors"
+    t = checkpoint(src)
+    cli("quantize", "--in", src, "--out", q, "--dst", "e2m1", "--gguf", "--include", "weight", "--quiet")
+    out = raw(q)
+    assert json.loads(metadata(q)["accelmath.mx"])["layout"] == "ggml_mxfp4"
+    for name in ("layers.0.attn.weight", "layers.0.mlp.weight", "layers.0.norm.weight"):
+        shape = list(t[name].shape)
+        y, s = mx.quantize(as_numpy(t[name]), dst="e2m1")
+        assert out[name][:2] == ("U8", shape[:-1] + [shape[-1] // 32 * 17])
+        assert out[name][2] == ggml_blocks(y, s, shape), name
+        assert name + ".mx_scale" not in out
+    cli("dequantize", "--in", q, "--out", back, "--quiet")
+    y, s = mx.quantize(as_numpy(t["layers.0.mlp.weight"]), dst="e2m1")
+    want = mx.dequantize(y, s, dst="e2m1", dtype=ml_dtypes.bfloat16)
+    assert raw(back)["layers.0.mlp.weight"] == ("BF16", [32, 128], want.tobytes())
+    r = cli("quantize", "--in", src, "--out", q, "--dst", "e4m3", "--gguf", check=False)
+    assert r.returncode == 2 and "--gguf" in r.stderr
+
+
+def fails(cli, tmp_path, args, *needles):
+    """The command exits 2 with one stderr line holding every needle and writes no output file."""
+    out = tmp_path / "out.safetensors"
+    if out.exists():
+        out.unlink()
+    r = cli(*args, "--out", out, "--quiet", check=False)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("accelmath: error:"), r.stderr
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+    assert not out.exists() and not list(tmp_path.glob("out.safetensors.tmp*"))
+
+
+def write_raw(path, header, data=b"", pad=True):
+    h = json.dumps(header).encode() if isinstance(header, dict) else header
+    if pad:
+        h += b" " * (-len(h) % 8)
+    path.write_bytes(struct.pack("<Q", len(h)) + h + data)
+
+
+def test_rules_the_tensors_must_meet(cli, tmp_path):
+    src = tmp_path / "m.safetensors"
+    checkpoint(src, odd=torch.randn(4, 33))
+    fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3", "--exclude", "temp"], "'odd'", "not a multiple of --block 32",
+          "--exclude")
+    checkpoint(src, double=torch.randn(4, 32, dtype=torch.float64))
+    fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3", "--exclude", "temp"], "'double'", "F64", "unsupported dtype")
+    checkpoint(src)
+    fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3"], "'temperature'", "rank 0")
+    checkpoint(src, **{"layers.0.attn.weight.mx_scale": torch.zeros(2, 32)})
+    fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3", "--exclude", "temperature|mx_scale"],
+          "'layers.0.attn.weight'", "already has")
+    fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3", "--include", "("], "regular expression")
+    q = tmp_path / "q.safetensors"
+    checkpoint(src)
+    cli("quantize", "--in", src, "--out", q, "--dst", "e4m3", "--exclude", "temperature", "--quiet")
+    fails(cli, tmp_path, ["quantize", "--in", q, "--dst", "e4m3"], "already MX-quantized")
+    fails(cli, tmp_path, ["dequantize", "--in", src], "not an MX checkpoint")
+    # A scale tensor removed: dequantize names it.
+    with safe_open(str(q), "pt") as f:
+        kept = {k: f.get_tensor(k) for k in f.keys() if k != "layers.0.mlp.weight.mx_scale"}
+        meta = f.metadata()
+    save_file(kept, str(tmp_path / "q2.safetensors"), metadata=meta)
+    fails(cli, tmp_path, ["dequantize", "--in", tmp_path / "q2.safetensors"], "'layers.0.mlp.weight.mx_scale'", "missing")
+
+
+def test_malformed_files(cli, tmp_path):
+    bad = tmp_path / "bad.safetensors"
+    ok = {"w": {"dtype": "F32", "shape": [2, 32], "data_offsets": [0, 256]}}
+    cases = [
+        (b"\x01\x02", "shorter than the 8-byte header length"),
+        (None, "not valid JSON"),
+        ("huge", "the header length says"),
+        ({"w": {"dtype": "F32", "shape": [2, 32], "data_offsets": [0, 256]}}, "truncated: tensor 'w'"),
+        ({"w": {"dtype": "C64", "shape": [2, 32], "data_offsets": [0, 512]}}, "tensor 'w': unsupported dtype 'C64'"),
+        ({"w": {"dtype": "F32", "shape": [2, 31], "data_offsets": [0, 256]}}, "tensor 'w'"),
+        ({"w": {"dtype": "F32", "shape": [2, -32], "data_offsets": [0, 256]}}, "tensor 'w'"),
+        ({"w": {"dtype": "F32", "shape": [2, 32]}}, "tensor 'w'"),
+        ({"w": ok["w"], "v": {"dtype": "F32", "shape": [32], "data_offsets": [128, 256]}}, "overlap"),
+        ({"w": {"dtype": "F32", "shape": [32], "data_offsets": [128, 256]}}, "gap"),
+        ({"__metadata__": {"a": 1}, **ok}, "__metadata__"),
+    ]
+    for header, needle in cases:
+        if isinstance(header, bytes):
+            bad.write_bytes(header)
+        elif header is None:
+            write_raw(bad, b'{"w": {"dtype": "F32",')
+        elif header == "huge":
+            bad.write_bytes(struct.pack("<Q", 1 << 40) + b"{}")
+        else:
+            data = b"\0" * 100 if "truncated" in needle else b"\0" * 256
+            write_raw(bad, header, data)
+        fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], needle)
+    write_raw(bad, ok, b"\0" * 260)
+    fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "4 bytes after the last tensor")
+    write_raw(bad, b'{"w": {"dtype": "F32", "shape": [2, 32], "data_offsets": [0, 256]}, "w": {}}')
+    fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "'w' appears twice")
+
+
+def test_an_error_leaves_an_existing_output_as_it_was(cli, tmp_path):
+    src, out = tmp_path / "m.safetensors", tmp_path / "out.safetensors"
+    checkpoint(src, odd=torch.randn(4, 33))
+    out.write_bytes(b"previous")
+    r = cli("quantize", "--in", src, "--out", out, "--dst", "e2m1", "--quiet", check=False)
+    assert r.returncode == 2 and out.read_bytes() == b"previous"
+    assert not list(tmp_path.glob("out.safetensors.tmp*"))
+
+
+def test_forms_refuse_each_others_options(cli, tmp_path):
+    src = tmp_path / "m.safetensors"
+    checkpoint(src)
+    r = cli("quantize", "--in", src, "--dst", "e4m3", "--out-y", tmp_path / "y.npy", check=False)
+    assert r.returncode == 2 and "needs --out" in r.stderr
+    r = cli("quantize", "--in", tmp_path / "x.npy", "--dst", "e4m3", "--out", tmp_path / "o.safetensors", check=False)
+    assert r.returncode == 2 and "needs --out-y" in r.stderr
+    r = cli("dequantize", "--in", src, "--out", tmp_path / "o.safetensors", "--dst", "e4m3", check=False)
+    assert r.returncode == 2 and "does not take --dst" in r.stderr

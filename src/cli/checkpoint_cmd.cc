@@ -197,6 +197,7 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
       const unsigned char* data = in.data(t);
       if (!it.quantize) {
         out.append(0, data, t.end - t.begin);
+        in.release(t);
         ++next;
         progress.add(t.end - t.begin);
         continue;
@@ -219,6 +220,7 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
       }
       out.append(0, codes.data(), codes.size());
       if (!a.gguf) out.append(0, scales.data(), scales.size());
+      in.release(t);
       progress.add(t.end - t.begin);
     }
     progress.finish();
@@ -339,6 +341,7 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
       const StTensor& t = *it.codes;
       if (it.shape.empty()) {
         out.append(0, in.data(t), t.end - t.begin);
+        in.release(t);
         progress.add(t.end - t.begin);
         continue;
       }
@@ -360,6 +363,8 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
                                                                 {x.data(), it.x_type, it.shape}, o);
       if (!e.ok()) Fail("tensor '" + t.name + "': " + e.message);
       out.append(0, x.data(), x.size());
+      in.release(t);
+      if (it.scales) in.release(*it.scales);
       progress.add(t.end - t.begin);
     }
     progress.finish();

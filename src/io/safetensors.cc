@@ -179,6 +179,12 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
   }
 }
 
+void SafetensorsFile::release(const StTensor& t) const {
+  const auto page = uintptr_t(::sysconf(_SC_PAGESIZE));
+  const uintptr_t lo = (uintptr_t(data_ + t.begin) + page - 1) / page * page, hi = uintptr_t(data_ + t.end) / page * page;
+  if (lo < hi) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);  // advice: its failure changes nothing
+}
+
 SafetensorsFile::~SafetensorsFile() {
   if (map_ != nullptr) ::munmap(map_, map_size_);
 }

@@ -44,6 +44,9 @@ class SafetensorsFile {
   const std::vector<StTensor>& tensors() const { return tensors_; }  // in data order
   const std::vector<std::pair<std::string, std::string>>& metadata() const { return metadata_; }  // in file order
   const unsigned char* data(const StTensor& t) const { return data_ + t.begin; }
+  // Drops the pages that hold only tensor t from memory (they are read again if touched): the
+  // resident size of a pass over the file stays near one tensor's, not the file's.
+  void release(const StTensor& t) const;
 
  private:
   std::string path_;

@@ -297,6 +297,64 @@ TEST(MxDequantize, ExactAndRounded) {
   hwy::SetSupportedTargetsForTest(0);
 }
 
+// Every element code at every scale code E = 0..255, on every target, to each output type: rows of
+// one block (blocksize 256) whose E is the row number, the row holding every code (FP4/FP6 codes
+// repeat). Small E make float32 subnormals, whose bfloat16 and float16 roundings the fast paths
+// must not skip (the bfloat16 path truncates only from E = 1 - emin + mbits up); large E overflow.
+TEST(MxDequantize, EveryCodeAtEveryScale) {
+  constexpr int64_t kBs = 256;
+  const std::vector<int64_t> shape = {256, kBs};
+  int64_t storage[8];
+  const auto sshape = scale_shape(shape, -1, kBs, storage);
+  std::vector<uint8_t> s(512, 0);
+  for (int e = 0; e < 256; ++e) s[2 * e] = static_cast<uint8_t>(e);
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    for (DType t : kElems) {
+      const int bits = BitsOf(t);
+      std::vector<uint8_t> codes(256 * kBs), y(storage_bytes(t, codes.size()));
+      for (size_t i = 0; i < codes.size(); ++i) codes[i] = static_cast<uint8_t>(i % (size_t{1} << bits));
+      for (size_t i = 0; i < codes.size(); i += 4) {  // packed as the API packs them
+        if (bits == 8) {
+          std::memcpy(&y[i], &codes[i], 4);
+        } else if (bits == 4) {
+          y[i / 2] = codes[i] | codes[i + 1] << 4, y[i / 2 + 1] = codes[i + 2] | codes[i + 3] << 4;
+        } else {
+          const uint32_t w = codes[i] | codes[i + 1] << 6 | codes[i + 2] << 12 | uint32_t(codes[i + 3]) << 18;
+          y[3 * i / 4] = uint8_t(w), y[3 * i / 4 + 1] = uint8_t(w >> 8), y[3 * i / 4 + 2] = uint8_t(w >> 16);
+        }
+      }
+      DequantizeOptions d;
+      d.blocksize = kBs;
+      std::vector<float> x32(codes.size());
+      std::vector<uint16_t> x16(codes.size()), xb(codes.size());
+      ASSERT_TRUE(dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x32.data(), DType::kFloat32, shape}, d).ok());
+      ASSERT_TRUE(dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x16.data(), DType::kFloat16, shape}, d).ok());
+      ASSERT_TRUE(dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {xb.data(), DType::kBFloat16, shape}, d).ok());
+      for (size_t i = 0; i < codes.size(); ++i) {
+        const double w = reference::Value(codes[i], t) * reference::ScaleValue(static_cast<uint8_t>(i / kBs));
+        if (std::isnan(w)) {
+          ASSERT_TRUE(std::isnan(x32[i]) && (x16[i] & 0x7FFF) > 0x7C00 && (xb[i] & 0x7FFF) > 0x7F80) << i;
+          continue;
+        }
+        // Exact in float32 (at most 4 significant bits, nothing below 2^-149), or past 2^128: +-inf.
+        ASSERT_EQ(x32[i], static_cast<float>(w)) << dtype_name(t) << " code " << int(codes[i]) << " E " << i / kBs;
+        ASSERT_TRUE(std::isinf(x32[i]) || double(x32[i]) == w) << i;
+        ASSERT_EQ(std::signbit(x32[i]), std::signbit(w)) << i;
+        const _Float16 h = static_cast<_Float16>(w);
+        uint16_t hb;
+        std::memcpy(&hb, &h, 2);
+        ASSERT_EQ(x16[i], hb) << dtype_name(t) << " f16, code " << int(codes[i]) << " E " << i / kBs;
+        const uint32_t b = Bits(x32[i]);
+        const uint16_t rb = static_cast<uint16_t>((b + 0x7FFF + ((b >> 16) & 1)) >> 16);
+        ASSERT_EQ(xb[i], rb) << dtype_name(t) << " bf16, code " << int(codes[i]) << " E " << i / kBs;
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
 // ---- validation: each bad parameter gives its code and name, and nothing is written -----------
 struct Bufs {
   std::vector<float> x = std::vector<float>(64, 1.0f);

@@ -514,13 +514,17 @@ HWY_INLINE Vec<DI> RoundToBf16(DI di, Vec<DI> bits) {
   return And(IfThenElse(is_nan, quiet, rounded), Set(di, 0xFFFF));
 }
 
-template <typename TOut, class DI>
+// kExact: the caller knows every value is a normal float32, an Inf or a NaN (no subnormal: the
+// block's scale code is at least ExactFrom<F>): with at most 4 significant bits, each is then a
+// bfloat16 as it is, whose bits are the top half of the float32's (NaN: 0x7FC0), so no rounding.
+template <bool kExact, typename TOut, class DI>
 HWY_INLINE void StoreOut(DI di, Vec<DI> bits, TOut* out) {
   if constexpr (std::is_same_v<TOut, float>) {
     StoreU(bits, di, reinterpret_cast<int32_t*>(out));
   } else if constexpr (std::is_same_v<TOut, hwy::bfloat16_t>) {
     const Rebind<uint16_t, DI> d16;
-    StoreU(DemoteTo(d16, RoundToBf16(di, bits)), d16, reinterpret_cast<uint16_t*>(out));
+    const auto b16 = kExact ? And(ShiftRight<16>(bits), Set(di, 0xFFFF)) : RoundToBf16(di, bits);
+    StoreU(DemoteTo(d16, b16), d16, reinterpret_cast<uint16_t*>(out));
   } else {
 #if HWY_TARGET == HWY_SCALAR
     // Highway 1.0.3's scalar float32 -> float16 truncates and has no Inf or NaN: the compiler's
@@ -538,6 +542,13 @@ HWY_INLINE void StoreOut(DI di, Vec<DI> bits, TOut* out) {
   }
 }
 
+// The smallest scale code from which value(code) * 2^(E - 127) is never a float32 subnormal:
+// the format's smallest non-zero value 2^(emin - mbits) times 2^(E - 127) reaches 2^-126.
+template <ElemFormat F>
+constexpr int32_t ExactFrom() {
+  return 1 - F.emin + F.mbits;
+}
+
 // Dequantizes the n codes at `codes` with per-lane scale codes (one value for all lanes when
 // `scales` is null: `scale_code`) into out[0..n), n a multiple of Lanes.
 template <ElemFormat F, typename TOut>
@@ -546,15 +557,31 @@ HWY_INLINE void DequantizeRun(const uint8_t* codes, int64_t n, const uint8_t* sc
   const RebindToFloat<decltype(di)> df;
   const Rebind<uint8_t, decltype(di)> d8;
   const int64_t N = static_cast<int64_t>(Lanes(di));
-  const auto fixed = E8M0Value(df, di, Set(di, scale_code));
+  if (scales == nullptr) {
+    const auto factor = E8M0Value(df, di, Set(di, scale_code));
+    auto run = [&](auto exact) {
+      for (int64_t i = 0; i < n; i += N) {
+        const auto c = PromoteTo(di, LoadU(d8, codes + i));
+        StoreOut<decltype(exact)::value>(di, BitCast(di, Mul(BitCast(df, DecodeBits<F>(df, di, c)), factor)), out + i);
+      }
+    };
+    if (scale_code >= ExactFrom<F>()) {
+      run(std::true_type());
+    } else {
+      run(std::false_type());
+    }
+    return;
+  }
   for (int64_t i = 0; i < n; i += N) {
     const auto c = PromoteTo(di, LoadU(d8, codes + i));
-    const auto factor = scales ? E8M0Value(df, di, PromoteTo(di, LoadU(d8, scales + i))) : fixed;
-    const auto v = Mul(BitCast(df, DecodeBits<F>(df, di, c)), factor);
-    StoreOut(di, BitCast(di, v), out + i);
+    const auto factor = E8M0Value(df, di, PromoteTo(di, LoadU(d8, scales + i)));
+    StoreOut<false>(di, BitCast(di, Mul(BitCast(df, DecodeBits<F>(df, di, c)), factor)), out + i);
   }
 }
 
+// Blocks [g0, g1) in the flat order (row pi = g / nb of the [pre, nb] blocks, block b = g % nb):
+// per block, its contiguous codes (len * post of them) in chunks; the row and block are stepped,
+// not divided out per block (two 64-bit divisions per block of 32 cost about a cycle per element).
 template <ElemFormat F, typename TOut>
 void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
   const int64_t N = static_cast<int64_t>(Lanes(ScalableTag<int32_t>()));
@@ -565,8 +592,8 @@ void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
   HWY_ALIGN uint8_t codes[kChunk + kMaxLanes];
   HWY_ALIGN uint8_t scales[kChunk + kMaxLanes];
   HWY_ALIGN TOut out[kChunk + kMaxLanes];
+  int64_t pi = g0 / nb, b = g0 % nb;
   for (int64_t g = g0; g < g1; ++g) {
-    const int64_t pi = g / nb, b = g % nb;
     const int64_t t0 = b * bs, len = std::min(bs, dim - t0);
     const int64_t base = (pi * dim + t0) * post;
     const int64_t count = len * post;  // contiguous elements of this (pi, block)
@@ -592,6 +619,7 @@ void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
       }
       if (dst == out) std::memcpy(x + base + i, out, static_cast<size_t>(n) * sizeof(TOut));
     }
+    if (++b == nb) b = 0, ++pi;
   }
 }
 

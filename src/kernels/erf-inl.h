@@ -96,7 +96,7 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erf(D d, V x) {
 // x = 10.0541945). a^2 exact, e^(-a^2) by ExpFinite64 (exp_log-inl.h), erfcx by its rational
 // (ErfcxRational): the binary64 result is within 2^-34.9 relative down to the last subnormal, rounded once.
 // erfc(+-0) = 1, erfc(-inf) = 2 (rounds to 2 from x = -3.8325069 down).
-// Measured: max 0.500445 ulp at x = 0x3ccba51f (0.0248590093); 99.999195% correctly rounded
+// Measured: max 0.500445 ulp at x = 0x3cc68926 (0.0242353193); 99.999195% correctly rounded
 // (`accelmath sweep erfc --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erfc(D d, V x) {

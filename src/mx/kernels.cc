@@ -567,6 +567,69 @@ constexpr int32_t ExactFrom() {
   return 1 - F.emin + F.mbits;
 }
 
+// bfloat16 and float16 outputs of one scale code E straight in 16-bit lanes, where every result
+// of the format at that E is a normal number of the output (E in [Out16Lo, Out16Hi]): then
+// value(code) * 2^(E - 127) has the output bits
+//   normal code (ef >= 1): (mag << (M - mbits)) + ((emin - 1 + E - 127 + bias) << M)
+//   subnormal code, man = 2^p (1 + f): Sub16(man) + ((emin - mbits + E - 127 + bias) << M), with
+//     Sub16(man) = p << M | f's bits (an 8-entry table read by one byte shuffle)
+//   zero: 0; and the sign in bit 15. Exact, so the same bits as the float32 path rounded once.
+// M, bias, top: the output's mantissa bits, exponent bias and largest finite exponent field.
+template <typename TOut>
+struct Out16 {
+  static constexpr int M = std::is_same_v<TOut, hwy::bfloat16_t> ? 7 : 10;
+  static constexpr int bias = std::is_same_v<TOut, hwy::bfloat16_t> ? 127 : 15;
+  static constexpr int top = std::is_same_v<TOut, hwy::bfloat16_t> ? 254 : 30;
+};
+template <ElemFormat F, typename TOut>
+constexpr int32_t Out16Lo() {
+  return 127 - Out16<TOut>::bias + 1 - F.emin + F.mbits;
+}
+template <ElemFormat F, typename TOut>
+constexpr int32_t Out16Hi() {
+  return 127 - Out16<TOut>::bias + Out16<TOut>::top - F.emax;
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// Dequantizes codes[0..n) (n a multiple of the 16-bit lane count) at scale code E into out; a
+// vector holding a NaN or Inf code (E4M3, E5M2) takes the float32 path instead.
+template <ElemFormat F, typename TOut, class Slow>
+HWY_INLINE void Dequantize16(const uint8_t* codes, int64_t n, int32_t e, TOut* out, const Slow& slow) {
+  using O = Out16<TOut>;
+  const ScalableTag<int16_t> d16;  // signed: Highway 1.0.3 compares no unsigned 16-bit lanes; values fit
+  const Rebind<uint8_t, decltype(d16)> d8;
+  const Repartition<uint8_t, decltype(d16)> db;
+  const int64_t N = static_cast<int64_t>(Lanes(d16));
+  alignas(16) static constexpr int16_t kSub[8] = {
+      0, 0, 1 << O::M, (1 << O::M) | (1 << (O::M - 1)), 2 << O::M, (2 << O::M) | (1 << (O::M - 2)),
+      (2 << O::M) | (2 << (O::M - 2)), (2 << O::M) | (3 << (O::M - 2))};  // man = 0..7
+  const auto sub_table = BitCast(db, LoadDup128(d16, kSub));
+  const auto normal_k = Set(d16, static_cast<int16_t>((F.emin - 1 + e - 127 + O::bias) << O::M));
+  const auto sub_k = Set(d16, static_cast<int16_t>((F.emin - F.mbits + e - 127 + O::bias) << O::M));
+  const auto mag_mask = Set(d16, static_cast<int16_t>((1 << (F.bits - 1)) - 1));
+  const auto man_mask = Set(d16, static_cast<int16_t>((1 << F.mbits) - 1));
+  const auto first_normal = Set(d16, static_cast<int16_t>(1 << F.mbits));
+  constexpr int special = F.inf_code >= 0 ? F.inf_code : F.nan_code;  // the smallest NaN/Inf magnitude
+  for (int64_t i = 0; i < n; i += N) {
+    const auto c = PromoteTo(d16, LoadU(d8, codes + i));
+    const auto mag = And(c, mag_mask);
+    if constexpr (special >= 0) {
+      if (!AllFalse(d16, Gt(mag, Set(d16, static_cast<int16_t>(special - 1))))) {
+        slow(codes + i, N, out + i);
+        continue;
+      }
+    }
+    const auto normal = Add(ShiftLeft<O::M - F.mbits>(mag), normal_k);
+    const auto man = And(mag, man_mask);
+    const auto idx = Or(Or(ShiftLeft<1>(man), ShiftLeft<9>(man)), Set(d16, int16_t{0x100}));  // bytes 2 man, 2 man + 1
+    const auto sub = Add(BitCast(d16, TableLookupBytes(sub_table, BitCast(db, idx))), sub_k);
+    auto v = IfThenElse(Lt(mag, first_normal), IfThenZeroElse(Eq(mag, Zero(d16)), sub), normal);
+    v = Or(v, And(ShiftLeft<16 - F.bits>(c), Set(d16, int16_t(-0x8000))));
+    StoreU(v, d16, reinterpret_cast<int16_t*>(out + i));
+  }
+}
+#endif
+
 // Dequantizes the n codes at `codes` with per-lane scale codes (one value for all lanes when
 // `scales` is null: `scale_code`) into out[0..n), n a multiple of Lanes.
 template <ElemFormat F, typename TOut>
@@ -575,6 +638,24 @@ HWY_INLINE void DequantizeRun(const uint8_t* codes, int64_t n, const uint8_t* sc
   const RebindToFloat<decltype(di)> df;
   const Rebind<uint8_t, decltype(di)> d8;
   const int64_t N = static_cast<int64_t>(Lanes(di));
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (!std::is_same_v<TOut, float>) {
+    const int64_t N16 = static_cast<int64_t>(Lanes(ScalableTag<int16_t>()));
+    if (scales == nullptr && scale_code >= Out16Lo<F, TOut>() && scale_code <= Out16Hi<F, TOut>() && n >= N16) {
+      const auto factor = E8M0Value(df, di, Set(di, scale_code));
+      auto slow = [&](const uint8_t* c, int64_t m, TOut* o) {
+        for (int64_t i = 0; i < m; i += N) {
+          const auto v = Mul(BitCast(df, DecodeBits<F>(df, di, PromoteTo(di, LoadU(d8, c + i)))), factor);
+          StoreOut<false>(di, BitCast(di, v), o + i);
+        }
+      };
+      const int64_t whole = n / N16 * N16;
+      Dequantize16<F>(codes, whole, scale_code, out, slow);
+      slow(codes + whole, n - whole, out + whole);
+      return;
+    }
+  }
+#endif
   if (scales == nullptr) {
     const auto factor = E8M0Value(df, di, Set(di, scale_code));
     auto run = [&](auto exact) {

@@ -196,6 +196,69 @@ TEST(MxQuantize, EveryTargetAndThreads) {
   }
 }
 
+// bfloat16 and float16 inputs are encoded in 16-bit lanes (src/mx/kernels.cc, Encode16): every
+// 16-bit pattern, both signs, at every scale code the OCP rule reaches. Each row is one block of
+// 32: a max-magnitude pattern setting the scale (exponent field ea, mantissa all ones), then 31
+// patterns no larger. float16: all patterns below each of the 31 amax binades; bfloat16: the 41
+// binades below each of the 255 amax binades (deeper ones are below a quarter of every format's
+// smallest step at that scale, and are in the rows of smaller amax), subnormals and zeros included.
+// rint and round (FP4/FP6), against the model, on every compiled SIMD target.
+TEST(MxQuantize, Every16BitPatternAtEveryScale) {
+  for (DType in_type : {DType::kBFloat16, DType::kFloat16}) {
+    const bool bf = in_type == DType::kBFloat16;
+    const int K = bf ? 7 : 10, top = bf ? 254 : 30, window = bf ? 40 : 30;
+    std::vector<uint16_t> raw;
+    uint32_t k = 0;
+    for (int ea = 0; ea <= top; ++ea) {
+      const uint16_t amax = static_cast<uint16_t>((ea << K) | ((1 << K) - 1));
+      for (uint32_t a = static_cast<uint32_t>(std::max(0, ea - window)) << K; a <= amax; ++k) {
+        if (raw.size() % 32 == 0) raw.push_back(amax);
+        raw.push_back(static_cast<uint16_t>(a | (((k * 0x9E3779B9u) >> 31) << 15)));  // pseudo-random sign
+        ++a;
+      }
+      while (raw.size() % 32 != 0) raw.push_back(0);
+    }
+    const int64_t n = static_cast<int64_t>(raw.size());
+    std::vector<float> values(raw.size());
+    for (size_t i = 0; i < raw.size(); ++i) {
+      if (bf) {
+        values[i] = FromBits(detail::BFloat16ToBits(raw[i]));
+      } else {
+        _Float16 h;
+        std::memcpy(&h, &raw[i], 2);
+        values[i] = static_cast<float>(h);
+      }
+    }
+    const std::vector<int64_t> shape = {n / 32, 32};
+    int64_t storage[8];
+    const auto sshape = scale_shape(shape, -1, 32, storage);
+    for (DType t : kElems) {
+      for (RoundMode mode : {RoundMode::kRint, RoundMode::kRound}) {
+        if (BitsOf(t) == 8 && mode != RoundMode::kRint) continue;
+        std::vector<uint8_t> want, want_scales;
+        reference::Quantize(values, shape, -1, t, 32, mode, ScaleAlg::kOcp, &want, &want_scales);
+        for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+          hwy::SetSupportedTargetsForTest(target);
+          SCOPED_TRACE(std::string(hwy::TargetName(target)) + " " + dtype_name(t) + " from " + dtype_name(in_type) +
+                       (mode == RoundMode::kRint ? " rint" : " round"));
+          std::vector<uint8_t> y(storage_bytes(t, static_cast<size_t>(n))), s(static_cast<size_t>(n / 16));
+          QuantizeOptions o;
+          o.dst_type = t;
+          o.round_mode = mode == RoundMode::kRint ? "rint" : "round";
+          const Error err = quantize({raw.data(), in_type, shape}, {y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, o);
+          ASSERT_TRUE(err.ok()) << err.message;
+          for (int64_t i = 0; i < n; ++i) {
+            ASSERT_EQ(CodeAt(y, t, static_cast<size_t>(i)), want[static_cast<size_t>(i)])
+                << "pattern 0x" << std::hex << raw[static_cast<size_t>(i)] << " in a block of amax 0x" << raw[static_cast<size_t>(i / 32 * 32)];
+          }
+          for (int64_t b = 0; b < n / 32; ++b) ASSERT_EQ(s[static_cast<size_t>(2 * b)], want_scales[static_cast<size_t>(b)]);
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
 // Blocks the spec singles out: NaN/Inf (scale 0xFF, elements +0), all zero and -0, subnormal
 // only (code 0), tiny (amax < 2^-120: the true 2^127 factor), huge (E1M2 reaches code 254).
 TEST(MxQuantize, SpecialBlocks) {

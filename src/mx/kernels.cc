@@ -815,87 +815,35 @@ constexpr int32_t Out16Hi() {
   return 127 - Out16<TOut>::bias + Out16<TOut>::top - F.emax;
 }
 
-#if HWY_TARGET != HWY_SCALAR
-// Dequantizes codes[0..n) (n a multiple of the 16-bit lane count) at scale code E into out; a
-// vector holding a NaN or Inf code (E4M3, E5M2) takes the float32 path instead.
-template <ElemFormat F, typename TOut, class Slow>
-HWY_INLINE void Dequantize16(const uint8_t* codes, int64_t n, int32_t e, TOut* out, const Slow& slow) {
-  using O = Out16<TOut>;
-  const ScalableTag<int16_t> d16;  // signed: Highway 1.0.3 compares no unsigned 16-bit lanes; values fit
-  const Rebind<uint8_t, decltype(d16)> d8;
-  const Repartition<uint8_t, decltype(d16)> db;
-  const int64_t N = static_cast<int64_t>(Lanes(d16));
-  alignas(16) static constexpr int16_t kSub[8] = {
-      0, 0, 1 << O::M, (1 << O::M) | (1 << (O::M - 1)), 2 << O::M, (2 << O::M) | (1 << (O::M - 2)),
-      (2 << O::M) | (2 << (O::M - 2)), (2 << O::M) | (3 << (O::M - 2))};  // man = 0..7
-  const auto sub_table = BitCast(db, LoadDup128(d16, kSub));
-  const auto normal_k = Set(d16, static_cast<int16_t>((F.emin - 1 + e - 127 + O::bias) << O::M));
-  const auto sub_k = Set(d16, static_cast<int16_t>((F.emin - F.mbits + e - 127 + O::bias) << O::M));
-  const auto mag_mask = Set(d16, static_cast<int16_t>((1 << (F.bits - 1)) - 1));
-  const auto man_mask = Set(d16, static_cast<int16_t>((1 << F.mbits) - 1));
-  const auto first_normal = Set(d16, static_cast<int16_t>(1 << F.mbits));
-  constexpr int special = F.inf_code >= 0 ? F.inf_code : F.nan_code;  // the smallest NaN/Inf magnitude
-  for (int64_t i = 0; i < n; i += N) {
-    const auto c = PromoteTo(d16, LoadU(d8, codes + i));
-    const auto mag = And(c, mag_mask);
-    if constexpr (special >= 0) {
-      if (!AllFalse(d16, Gt(mag, Set(d16, static_cast<int16_t>(special - 1))))) {
-        slow(codes + i, N, out + i);
-        continue;
-      }
-    }
-    const auto normal = Add(ShiftLeft<O::M - F.mbits>(mag), normal_k);
-    const auto man = And(mag, man_mask);
-    const auto idx = Or(Or(ShiftLeft<1>(man), ShiftLeft<9>(man)), Set(d16, int16_t{0x100}));  // bytes 2 man, 2 man + 1
-    const auto sub = Add(BitCast(d16, TableLookupBytes(sub_table, BitCast(db, idx))), sub_k);
-    auto v = IfThenElse(Lt(mag, first_normal), IfThenZeroElse(Eq(mag, Zero(d16)), sub), normal);
-    v = Or(v, And(ShiftLeft<16 - F.bits>(c), Set(d16, int16_t(-0x8000))));
-    StoreU(v, d16, reinterpret_cast<int16_t*>(out + i));
-  }
-}
-#endif
-
-// Dequantizes the n codes at `codes` with per-lane scale codes (one value for all lanes when
-// `scales` is null: `scale_code`) into out[0..n), n a multiple of Lanes.
+// Dequantizes the n codes at `codes`, all of scale code e, into out[0..n), n a multiple of Lanes,
+// in float32 lanes.
 template <ElemFormat F, typename TOut>
-HWY_INLINE void DequantizeRun(const uint8_t* codes, int64_t n, const uint8_t* scales, int32_t scale_code, TOut* out) {
+HWY_INLINE void DequantizeWide(const uint8_t* codes, int64_t n, int32_t e, TOut* out) {
   const ScalableTag<int32_t> di;
   const RebindToFloat<decltype(di)> df;
   const Rebind<uint8_t, decltype(di)> d8;
   const int64_t N = static_cast<int64_t>(Lanes(di));
-#if HWY_TARGET != HWY_SCALAR
-  if constexpr (!std::is_same_v<TOut, float>) {
-    const int64_t N16 = static_cast<int64_t>(Lanes(ScalableTag<int16_t>()));
-    if (scales == nullptr && scale_code >= Out16Lo<F, TOut>() && scale_code <= Out16Hi<F, TOut>() && n >= N16) {
-      const auto factor = E8M0Value(df, di, Set(di, scale_code));
-      auto slow = [&](const uint8_t* c, int64_t m, TOut* o) {
-        for (int64_t i = 0; i < m; i += N) {
-          const auto v = Mul(BitCast(df, DecodeBits<F>(df, di, PromoteTo(di, LoadU(d8, c + i)))), factor);
-          StoreOut<false>(di, BitCast(di, v), o + i);
-        }
-      };
-      const int64_t whole = n / N16 * N16;
-      Dequantize16<F>(codes, whole, scale_code, out, slow);
-      slow(codes + whole, n - whole, out + whole);
-      return;
+  const auto factor = E8M0Value(df, di, Set(di, e));
+  auto run = [&](auto exact) {
+    for (int64_t i = 0; i < n; i += N) {
+      const auto c = PromoteTo(di, LoadU(d8, codes + i));
+      StoreOut<decltype(exact)::value>(di, BitCast(di, Mul(BitCast(df, DecodeBits<F>(df, di, c)), factor)), out + i);
     }
+  };
+  if (e >= ExactFrom<F>()) {
+    run(std::true_type());
+  } else {
+    run(std::false_type());
   }
-#endif
-  if (scales == nullptr) {
-    const auto factor = E8M0Value(df, di, Set(di, scale_code));
-    auto run = [&](auto exact) {
-      for (int64_t i = 0; i < n; i += N) {
-        const auto c = PromoteTo(di, LoadU(d8, codes + i));
-        StoreOut<decltype(exact)::value>(di, BitCast(di, Mul(BitCast(df, DecodeBits<F>(df, di, c)), factor)), out + i);
-      }
-    };
-    if (scale_code >= ExactFrom<F>()) {
-      run(std::true_type());
-    } else {
-      run(std::false_type());
-    }
-    return;
-  }
+}
+
+// The same with a scale code per element (blocks along an inner axis).
+template <ElemFormat F, typename TOut>
+HWY_INLINE void DequantizeLanes(const uint8_t* codes, int64_t n, const uint8_t* scales, TOut* out) {
+  const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
+  const Rebind<uint8_t, decltype(di)> d8;
+  const int64_t N = static_cast<int64_t>(Lanes(di));
   for (int64_t i = 0; i < n; i += N) {
     const auto c = PromoteTo(di, LoadU(d8, codes + i));
     const auto factor = E8M0Value(df, di, PromoteTo(di, LoadU(d8, scales + i)));
@@ -903,9 +851,66 @@ HWY_INLINE void DequantizeRun(const uint8_t* codes, int64_t n, const uint8_t* sc
   }
 }
 
-// Blocks [g0, g1) in the flat order (row pi = g / nb of the [pre, nb] blocks, block b = g % nb):
-// per block, its contiguous codes (len * post of them) in chunks; the row and block are stepped,
-// not divided out per block (two 64-bit divisions per block of 32 cost about a cycle per element).
+// k whole blocks of bs codes at `codes`, scale codes s[0..k), into out. bfloat16/float16 outputs
+// of a block whose scale code is in [Out16Lo, Out16Hi] (every result a normal number of the
+// output) are built in 16-bit lanes, the constants hoisted out of the block loop; a vector holding
+// a NaN or Inf code (E4M3, E5M2), and every other block, take the float32 path.
+template <ElemFormat F, typename TOut>
+HWY_INLINE void DequantizeBlocks(const uint8_t* codes, int64_t k, int64_t bs, const uint8_t* s, TOut* out) {
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (!std::is_same_v<TOut, float>) {
+    using O = Out16<TOut>;
+    const ScalableTag<int16_t> d16;  // signed: Highway 1.0.3 compares no unsigned 16-bit lanes; values fit
+    const Rebind<uint8_t, decltype(d16)> d8;
+    const Repartition<uint8_t, decltype(d16)> db;
+    const int64_t N = static_cast<int64_t>(Lanes(d16));  // bs is a multiple of N
+    alignas(16) static constexpr int16_t kSub[8] = {
+        0, 0, 1 << O::M, (1 << O::M) | (1 << (O::M - 1)), 2 << O::M, (2 << O::M) | (1 << (O::M - 2)),
+        (2 << O::M) | (2 << (O::M - 2)), (2 << O::M) | (3 << (O::M - 2))};  // man = 0..7
+    const auto sub_table = BitCast(db, LoadDup128(d16, kSub));
+    const auto mag_mask = Set(d16, static_cast<int16_t>((1 << (F.bits - 1)) - 1));
+    const auto man_mask = Set(d16, static_cast<int16_t>((1 << F.mbits) - 1));
+    const auto first_normal = Set(d16, static_cast<int16_t>(1 << F.mbits));
+    const auto sign_mask = Set(d16, int16_t(-0x8000));
+    const auto byte1 = Set(d16, int16_t{0x100});
+    constexpr int special = F.inf_code >= 0 ? F.inf_code : F.nan_code;  // the smallest NaN/Inf magnitude
+    for (int64_t j = 0; j < k; ++j, codes += bs, out += bs) {
+      const int32_t e = s[j];
+      if (e < Out16Lo<F, TOut>() || e > Out16Hi<F, TOut>()) {
+        DequantizeWide<F>(codes, bs, e, out);
+        continue;
+      }
+      const auto normal_k = Set(d16, static_cast<int16_t>((F.emin - 1 + e - 127 + O::bias) << O::M));
+      const auto sub_k = Set(d16, static_cast<int16_t>((F.emin - F.mbits + e - 127 + O::bias) << O::M));
+      for (int64_t i = 0; i < bs; i += N) {
+        const auto c = PromoteTo(d16, LoadU(d8, codes + i));
+        const auto mag = And(c, mag_mask);
+        if constexpr (special >= 0) {
+          if (HWY_UNLIKELY(!AllFalse(d16, Gt(mag, Set(d16, static_cast<int16_t>(special - 1)))))) {
+            DequantizeWide<F>(codes + i, N, e, out + i);
+            continue;
+          }
+        }
+        const auto normal = Add(ShiftLeft<O::M - F.mbits>(mag), normal_k);
+        const auto man = And(mag, man_mask);
+        const auto idx = Or(Or(ShiftLeft<1>(man), ShiftLeft<9>(man)), byte1);  // bytes 2 man, 2 man + 1
+        const auto sub = Add(BitCast(d16, TableLookupBytes(sub_table, BitCast(db, idx))), sub_k);
+        auto v = IfThenElse(Lt(mag, first_normal), IfThenZeroElse(Eq(mag, Zero(d16)), sub), normal);
+        v = Or(v, And(ShiftLeft<16 - F.bits>(c), sign_mask));
+        StoreU(v, d16, reinterpret_cast<int16_t*>(out + i));
+      }
+    }
+    return;
+  }
+#endif
+  for (int64_t j = 0; j < k; ++j) DequantizeWide<F>(codes + j * bs, bs, s[j], out + j * bs);
+}
+
+// Blocks [g0, g1) in the flat order (row pi = g / nb of the [pre, nb] blocks, block b = g % nb);
+// the row and block are stepped, not divided out per block. Blocks along the last axis: runs of
+// consecutive whole blocks of a row (up to kChunk elements, FP4/FP6 codes unpacked first) through
+// DequantizeBlocks, a short last block on its own through zero-padded copies. Along an inner axis:
+// per block, its contiguous codes (len * post of them) in chunks, a scale code per element.
 template <ElemFormat F, typename TOut>
 void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
   const int64_t N = static_cast<int64_t>(Lanes(ScalableTag<int32_t>()));
@@ -913,11 +918,39 @@ void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
   const uint8_t* y = static_cast<const uint8_t*>(p.y);
   const uint64_t y_bytes = uint64_t(p.pre * dim * post) * F.bits / 8;  // at most 2^60 elements (validated)
   TOut* x = static_cast<TOut*>(p.x);
-  constexpr int64_t kChunk = 256;  // elements unpacked at a time, a multiple of every N
+  constexpr int64_t kChunk = kMaxBlock;  // elements unpacked at a time: a whole block at least
   HWY_ALIGN uint8_t codes[kChunk + kMaxLanes];
   HWY_ALIGN uint8_t scales[kChunk + kMaxLanes];
   HWY_ALIGN TOut out[kChunk + kMaxLanes];
+  // Codes [first, first + n) unpacked (FP8: read in place where no padding is needed) and zero-padded
+  // to `padded`.
+  auto codes_at = [&](int64_t first, int64_t n, int64_t padded) {
+    const uint8_t* c = y + first * F.bits / 8;
+    if (F.bits == 8 && n == padded) return c;
+    UnpackCodes<F.bits>(c, static_cast<size_t>(n), static_cast<size_t>(y_bytes - uint64_t(c - y)), codes);
+    for (int64_t k = n; k < padded; ++k) codes[k] = 0;
+    return static_cast<const uint8_t*>(codes);
+  };
   int64_t pi = g0 / nb, b = g0 % nb;
+  if (post == 1) {
+    const int64_t whole = dim / bs;  // whole blocks per row
+    for (int64_t g = g0; g < g1;) {
+      const uint8_t* srow = p.scale + pi * nb2 * 2;  // this row's scale codes, by block
+      const int64_t base = pi * dim + b * bs;
+      int64_t k = 1;
+      if (b < whole) {
+        k = std::min({g1 - g, whole - b, kChunk / bs});
+        DequantizeBlocks<F>(codes_at(base, k * bs, k * bs), k, bs, srow + b, x + base);
+      } else {  // the short last block
+        const int64_t len = dim - b * bs, padded = (len + N - 1) / N * N;
+        DequantizeWide<F>(codes_at(base, len, padded), padded, srow[b], out);
+        std::memcpy(x + base, out, static_cast<size_t>(len) * sizeof(TOut));
+      }
+      g += k, b += k;
+      if (b == nb) b = 0, ++pi;
+    }
+    return;
+  }
   for (int64_t g = g0; g < g1; ++g) {
     const int64_t t0 = b * bs, len = std::min(bs, dim - t0);
     const int64_t base = (pi * dim + t0) * post;
@@ -926,22 +959,10 @@ void DequantizeT(const mx::DequantizePlan& p, int64_t g0, int64_t g1) {
     for (int64_t i = 0; i < count; i += kChunk) {
       const int64_t n = std::min(kChunk, count - i);  // even for FP4, a multiple of 4 for FP6
       const int64_t padded = (n + N - 1) / N * N;
-      // Whole vectors of FP8 codes are read in place and written straight to x; the rest goes
-      // through the unpacked, zero-padded copies.
-      const bool direct = F.bits == 8 && n == padded;
-      const uint8_t* c = y + (base + i) * F.bits / 8;
-      if (!direct) {
-        UnpackCodes<F.bits>(c, static_cast<size_t>(n), static_cast<size_t>(y_bytes - uint64_t(c - y)), codes);
-        for (int64_t k = n; k < padded; ++k) codes[k] = 0;
-        c = codes;
-      }
+      const uint8_t* c = codes_at(base + i, n, padded);
+      for (int64_t k = 0; k < padded; ++k) scales[k] = k < n ? srow[2 * ((i + k) % post)] : 0;
       TOut* dst = n == padded ? x + base + i : out;
-      if (post == 1) {
-        DequantizeRun<F>(c, padded, nullptr, srow[0], dst);
-      } else {
-        for (int64_t k = 0; k < padded; ++k) scales[k] = k < n ? srow[2 * ((i + k) % post)] : 0;
-        DequantizeRun<F>(c, padded, scales, 0, dst);
-      }
+      DequantizeLanes<F>(c, padded, scales, dst);
       if (dst == out) std::memcpy(x + base + i, out, static_cast<size_t>(n) * sizeof(TOut));
     }
     if (++b == nb) b = 0, ++pi;

@@ -179,6 +179,8 @@ TEST(MxQuantize, MatchesModelEverywhere) {
 TEST(MxQuantize, EveryTargetAndThreads) {
   std::mt19937 rng(11);
   const Case big{{64, 2048}, -1, 32}, inner{{256, 48}, 0, 64};
+  // an inner axis wider than a float32 tile (2048 columns): whole packed quads, a short last quad
+  const Case wide{{16, 2 * 2052}, 0, 32};
   const Input in32 = MakeInput(DType::kFloat32, 64 * 2048, rng, 0.0005);
   const Input in16 = MakeInput(DType::kBFloat16, 256 * 48, rng, 0.0005);
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
@@ -187,6 +189,7 @@ TEST(MxQuantize, EveryTargetAndThreads) {
     for (DType t : kElems) {
       ASSERT_TRUE(CheckCase(in32, big, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
       ASSERT_TRUE(CheckCase(in16, inner, t, BitsOf(t) == 8 ? RoundMode::kRint : RoundMode::kFloor, ScaleAlg::kEven, 1));
+      ASSERT_TRUE(CheckCase(in32, wide, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
     }
   }
   hwy::SetSupportedTargetsForTest(0);

@@ -28,9 +28,6 @@ using mx::RoundMode;
 using mx::ScaleAlg;
 
 constexpr int64_t kMaxBlock = 1024;
-// Forces a lambda inline: GCC 12 called QuantizeInner's (vectors passed through memory), which
-// measured 6-19% slower.
-#define ACCELMATH_INLINE_LAMBDA __attribute__((always_inline))
 constexpr size_t kMaxLanes = HWY_MAX_BYTES / 4;  // int32 lanes of the widest vector
 
 // Float32 bits of Lanes(di) inputs of type T at p, in int32 lanes. Exact widening.
@@ -664,6 +661,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   HWY_ALIGN int32_t amax[kTile], e_buf[kTile], keep_buf[kTile];
   HWY_ALIGN float factor_buf[kTile];
   HWY_ALIGN int32_t staged[kMaxBlock * kMaxLanes];  // with the tile buffers: at most 132 KiB of stack
+  HWY_ALIGN uint8_t codes[kTile];
   const auto abs = Set(di, 0x7FFFFFFF);
   for (int64_t g = g0; g < g1; ++g) {
     const int64_t pi = g / nb, b = g % nb;
@@ -679,17 +677,15 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
           }
         }
       }
-      auto load = [&](int64_t t, int64_t s) ACCELMATH_INLINE_LAMBDA {
+      auto load = [&](int64_t t, int64_t s) {
         return s < full ? LoadBits(di, x + base + t * post + q0 + s) : LoadU(di, staged + t * N);
       };
       for (int64_t s = 0; s < lanes; s += N) Store(Zero(di), di, amax + s);
       for (int64_t t = 0; t < len; ++t) {
         for (int64_t s = 0; s < lanes; s += N) Store(Max(Load(di, amax + s), And(load(t, s), abs)), di, amax + s);
       }
-      auto finite = Eq(Zero(di), Zero(di));
       for (int64_t s = 0; s < lanes; s += N) {
         const auto e = ScaleCode<F>(df, di, Load(di, amax + s), p.alg);
-        finite = And(finite, Lt(e, Set(di, 255)));
         Store(e, di, e_buf + s);
         Store(ScaleFactor(df, di, e), df, factor_buf + s);
         Store(KeepMask(di, e), di, keep_buf + s);
@@ -699,33 +695,19 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
         srow[2 * l] = static_cast<uint8_t>(e_buf[l]);
         if (b == nb - 1 && nb % 2 == 1) srow[2 * l + 1] = 0;
       }
-      // Each row of the tile: 4N codes at a time packed and stored by StoreCodes4 while what it
-      // touches stays inside this row's codes of the tile (FP6 writes junk after them), the rest
-      // through a small buffer. Tiles whose blocks are all finite skip the keep mask.
-      auto encode_rows = [&](auto all_finite) ACCELMATH_INLINE_LAMBDA {
-        constexpr bool kFinite = decltype(all_finite)::value;
-        constexpr int64_t kQuad = 4 * static_cast<int64_t>(MaxLanes(di));
-        for (int64_t t = 0; t < len; ++t) {
-          uint8_t* out = y + (base + t * post + q0) * F.bits / 8;
-          auto enc = [&](int64_t s) ACCELMATH_INLINE_LAMBDA {
-            if (s >= lanes) return Zero(di);
-            return QuantizeLanes<F, kMode, kFinite>(df, di, load(t, s), Load(df, factor_buf + s), Load(di, keep_buf + s));
-          };
-          int64_t s = 0;
-          for (; s + kQuad <= full && (s + kQuad) * F.bits / 8 + (F.bits == 6 ? kQuad / 4 : 0) <= lanes * F.bits / 8; s += kQuad) {
-            StoreCodes4<F>(di, enc(s), enc(s + N), enc(s + 2 * N), enc(s + 3 * N), out + s * F.bits / 8);
-          }
-          for (; s < lanes; s += kQuad) {
-            HWY_ALIGN uint8_t buf[TouchedBytes4<F>(di)];
-            StoreCodes4<F>(di, enc(s), enc(s + N), enc(s + 2 * N), enc(s + 3 * N), buf);
-            std::memcpy(out + s * F.bits / 8, buf, static_cast<size_t>(std::min(lanes - s, kQuad) * F.bits / 8));
-          }
+      for (int64_t t = 0; t < len; ++t) {
+        const int64_t flat = base + t * post + q0;
+        uint8_t* out = F.bits == 8 ? y + flat : codes;
+        int64_t s = 0;
+        for (; s < full; s += N) {
+          StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(t, s), Load(df, factor_buf + s), Load(di, keep_buf + s)), out + s);
         }
-      };
-      if (AllTrue(di, finite)) {
-        encode_rows(std::true_type());
-      } else {
-        encode_rows(std::false_type());
+        if (s < lanes) {
+          HWY_ALIGN uint8_t last[kMaxLanes];
+          StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(t, s), Load(df, factor_buf + s), Load(di, keep_buf + s)), last);
+          std::memcpy(out + s, last, static_cast<size_t>(lanes - s));
+        }
+        if (F.bits != 8) PackCodes<F.bits>(codes, static_cast<size_t>(lanes), y + flat * F.bits / 8);
       }
     }
   }

@@ -464,16 +464,16 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       std::memcpy(y, buf, static_cast<size_t>(std::min(n - i, chunk) * F.bits / 8));
     }
   };
-  // FP8 (where every A below fits in int16: not E5M2 from float16), the common case in fewer
-  // operations. With A = a - (kd << K) = ((d + mbits + 1) << K) + a's mantissa bits:
+  // FP8 from bfloat16 (the only FP8 QuantizeGroups sends here), the common case in fewer
+  // operations; kd >= -17, so kd << K and every A below fit in int16. With A = a - (kd << K) = ((d + mbits + 1) << K) + a's mantissa bits:
   //   A >= (mbits + 1) << K (d >= 0, F's normal range): code = round((A - (mbits << K)) >> s),
   //     s = K - mbits, saturated at max_code (the exponent field and the carry as in Encode16);
   //   A < 0 (d < -mbits - 1: below half F's smallest step): code 0, here from a negative q that
   //     the saturating pack to bytes turns into 0 (the sign is merged after the pack);
-  //   in between (F's subnormals), or a subnormal input where kd <= 0, or a block whose kd << K
-  //     does not fit: the pair of vectors goes through Encode16.
+  //   in between (F's subnormals), or a subnormal input where kd <= 0 (blocks below 2^-110): the
+  //     pair of vectors goes through Encode16.
   // A zero x is taken to 0 by the min with a (any non-zero a >= 2^K > max_code).
-  if constexpr (F.bits == 8 && ((F.emax - F.emin + m + 3) << K) <= 32767) {
+  if constexpr (F.bits == 8 && K == 7) {
     constexpr int sh = K - m;
     auto fast = [&](Vec<decltype(d16)> x16, int32_t kd, Mask<decltype(d16)>& bad) {
       const auto a = And(x16, Set(d16, 0x7FFF));
@@ -488,13 +488,10 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       const int32_t e0 = scale_of_next(), e1 = full ? scale_of_next() : e0;
       const int32_t kd0 = kd_of(e0), kd1 = kd_of(e1);
       const auto x0 = LoadU(d16, p + i), x1 = full ? LoadU(d16, p + i + L) : Zero(d16);
-      Vec<decltype(d8)> bytes;
       auto bad = Lt(Zero(d16), Zero(d16));
-      if (HWY_LIKELY(kd0 * (1 << K) >= -32768 && kd1 * (1 << K) >= -32768)) {
-        const auto c0 = fast(x0, kd0, bad), c1 = fast(x1, kd1, bad);
-        bytes = Bytes2(d16, c0, c1);
-      }
-      if (!(kd0 * (1 << K) >= -32768 && kd1 * (1 << K) >= -32768) || HWY_UNLIKELY(!AllFalse(d16, bad))) {
+      const auto c0 = fast(x0, kd0, bad), c1 = fast(x1, kd1, bad);
+      auto bytes = Bytes2(d16, c0, c1);
+      if (HWY_UNLIKELY(!AllFalse(d16, bad))) {
         bytes = Bytes2(d16, encode(i, e0), full ? encode(i + L, e1) : Zero(d16));
       }
       // The signs: bit 7 of x's high bytes.

@@ -179,7 +179,7 @@ TEST(MxQuantize, MatchesModelEverywhere) {
 TEST(MxQuantize, EveryTargetAndThreads) {
   std::mt19937 rng(11);
   const Case big{{64, 2048}, -1, 32}, inner{{256, 48}, 0, 64};
-  // an inner axis wider than a float32 tile (2048 columns): whole packed quads, a short last quad
+  // an inner axis wider than a float32 tile (2048 columns): two whole tiles and a short one
   const Case wide{{16, 2 * 2052}, 0, 32};
   const Input in32 = MakeInput(DType::kFloat32, 64 * 2048, rng, 0.0005);
   const Input in16 = MakeInput(DType::kBFloat16, 256 * 48, rng, 0.0005);
@@ -205,7 +205,7 @@ TEST(MxQuantize, EveryTargetAndThreads) {
 // patterns no larger. float16: all patterns below each of the 31 amax binades; bfloat16: the 41
 // binades below each of the 255 amax binades (deeper ones are below a quarter of every format's
 // smallest step at that scale, and are in the rows of smaller amax), subnormals and zeros included.
-// rint and round (FP4/FP6), against the model, on every compiled SIMD target.
+// rint and round (FP4/FP6), against the model, on every compiled SIMD target this CPU runs.
 TEST(MxQuantize, Every16BitPatternAtEveryScale) {
   for (DType in_type : {DType::kBFloat16, DType::kFloat16}) {
     const bool bf = in_type == DType::kBFloat16;
@@ -216,7 +216,7 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
       const uint16_t amax = static_cast<uint16_t>((ea << K) | ((1 << K) - 1));
       for (uint32_t a = static_cast<uint32_t>(std::max(0, ea - window)) << K; a <= amax; ++k) {
         if (raw.size() % 32 == 0) raw.push_back(amax);
-        raw.push_back(static_cast<uint16_t>(a | (((k * 0x9E3779B9u) >> 31) << 15)));  // pseudo-random sign
+        raw.push_back(static_cast<uint16_t>(a | (((k * 0x9E3779B9u) >> 31) << 15)));  // sign: top bit of a golden-ratio hash
         ++a;
       }
       while (raw.size() % 32 != 0) raw.push_back(0);

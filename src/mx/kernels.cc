@@ -241,6 +241,12 @@ HWY_INLINE void StoreCodeBytes(D8 d8, Vec<D8> bytes, uint8_t* dst) {
     // runs together: 3N bytes in order, and junk after them.
     alignas(16) static constexpr uint8_t kTight[16] = {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15, 15, 15, 15};
     const auto tight = TableLookupBytes(BitCast(d8, word), LoadDup128(d8, kTight));
+    if constexpr (MaxLanes(d8) == 32) {  // AVX2: each 128-bit half's 12 bytes stored where they go
+      const Half<D8> dh;
+      StoreU(LowerHalf(dh, tight), dh, dst);
+      StoreU(UpperHalf(dh, tight), dh, dst + 12);
+      return;
+    }
     static constexpr TightLanes<MaxLanes(di)> kIdx;
     const auto runs = TableLookupLanes(BitCast(di, tight), SetTableIndices(di, kIdx.v));
     StoreU(BitCast(d8, runs), d8, dst);

@@ -204,13 +204,14 @@ TEST(MxQuantize, EveryTargetAndThreads) {
 // 32: a max-magnitude pattern setting the scale (exponent field ea, mantissa all ones), then 31
 // patterns no larger. float16: all patterns below each of the 31 amax binades; bfloat16: the 41
 // binades below each of the 255 amax binades (deeper ones are below a quarter of every format's
-// smallest step at that scale, and are in the rows of smaller amax), subnormals and zeros included.
-// rint and round (FP4/FP6), against the model, on every compiled SIMD target this CPU runs.
+// smallest step at that scale, and are in the rows of smaller amax), subnormals and zeros included;
+// first, two blocks of zeros (scale code 0: the FP8 path's kd << K wraps there). rint and round (FP4/FP6), against the model, on every compiled SIMD target this CPU runs.
 TEST(MxQuantize, Every16BitPatternAtEveryScale) {
   for (DType in_type : {DType::kBFloat16, DType::kFloat16}) {
     const bool bf = in_type == DType::kBFloat16;
     const int K = bf ? 7 : 10, top = bf ? 254 : 30, window = bf ? 40 : 30;
-    std::vector<uint16_t> raw;
+    std::vector<uint16_t> raw(64, 0);  // a block of zeros (E = 0), then one of zeros of both signs
+    for (size_t i = 33; i < 64; i += 2) raw[i] = 0x8000;
     uint32_t k = 0;
     for (int ea = 0; ea <= top; ++ea) {
       const uint16_t amax = static_cast<uint16_t>((ea << K) | ((1 << K) - 1));

@@ -438,13 +438,14 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
   const auto pow = LoadDup128(d8, kPow);
   const int16_t* p = reinterpret_cast<const int16_t*>(x);
   constexpr int K = In16<T>::K, m = F.mbits;
-  // The scale code of each vector's block, stepping through the blocks (no division).
+  // The block of each vector, stepping through the blocks (no division), and its scale code.
   int64_t block = -1, left = 0;
-  auto scale_of_next = [&]() {
+  auto next_block = [&]() {
     if (left == 0) ++block, left = bs;
     left -= L;
-    return static_cast<int32_t>(e[block]);
+    return block;
   };
+  auto scale_of_next = [&]() { return static_cast<int32_t>(e[next_block()]); };
   auto kd_of = [](int32_t ei) { return ei + In16<T>::bias - 127 + F.emin - m - 1; };
   // Where a subnormal input can land on F's normal range (kd <= -mbits: d >= 0 at e' = 1; float16
   // blocks with amax below about 2, bfloat16 ones only below 2^-110), its M lacks the implicit bit
@@ -470,38 +471,50 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       std::memcpy(y, buf, static_cast<size_t>(std::min(n - i, chunk) * F.bits / 8));
     }
   };
-  // FP8 from bfloat16 (the only FP8 QuantizeGroups sends here), the common case in fewer
-  // operations; kd >= -17, so kd << K and every A below fit in int16. With A = a - (kd << K) = ((d + mbits + 1) << K) + a's mantissa bits:
+  // FP8 from bfloat16 and E4M3 from float16 (the FP8 QuantizeGroups sends here), the common case
+  // in fewer operations. With A = a - (kd << K) = ((d + mbits + 1) << K) + a's mantissa bits:
   //   A >= (mbits + 1) << K (d >= 0, F's normal range): code = round((A - (mbits << K)) >> s),
   //     s = K - mbits, saturated at max_code (the exponent field and the carry as in Encode16);
   //   A < 0 (d < -mbits - 1: below half F's smallest step): code 0, here from a negative q that
   //     the saturating pack to bytes turns into 0 (the sign is merged after the pack);
-  //   in between (F's subnormals), or a subnormal input where kd <= 0 (blocks below 2^-110): the
-  //     pair of vectors goes through Encode16.
-  // A zero x is taken to 0 by the min with a (any non-zero a >= 2^K > max_code).
-  if constexpr (F.bits == 8 && K == 7) {
+  //   a zero x: 0, by the min with a (any non-zero a >= 2^K > max_code);
+  //   the rest goes through Encode16, a pair of vectors at a time: a non-zero A in [0, (mbits + 1)
+  //     << K) (F's subnormals), and a subnormal input (0 < a < 2^K, its M lacks the implicit bit)
+  //     where kd <= -(mbits + 1), the only blocks where one can reach A >= (mbits + 1) << K. Both
+  //     are one range of a per block: lo <= a < hi, flagged by hi - lo - (a - lo) in unsigned
+  //     saturating arithmetic, non-zero exactly there.
+  // A block's elements have d <= emax - emin, so A < (emax - emin + mbits + 2) << K fits int16
+  // for these formats (float16 to E5M2 would not), and so does kd << K: kd >= -17 for bfloat16;
+  // for float16, kd >= -27 in every block with a non-zero element (E >= 95). In a float16 block
+  // of zeros (E = 0) kd << K wraps, harmlessly: the min with a = 0 and the saturating pack make
+  // every code 0 whatever A is, and no zero is flagged.
+  if constexpr (F.bits == 8 && (K == 7 || m == 3)) {
     constexpr int sh = K - m;
-    auto fast = [&](Vec<decltype(d16)> x16, int32_t kd, Mask<decltype(d16)>& bad) {
+    const RebindToUnsigned<decltype(d16)> du;
+    // Per block, once (broadcast from memory in the loop): kd << K, lo and hi - lo.
+    HWY_ALIGN int16_t kdk[kMaxLanes], lo[kMaxLanes], width[kMaxLanes];
+    for (int64_t b = 0; b < count; ++b) {
+      const int32_t kd = kd_of(e[b]), l = std::max(kd * (1 << K), 1), h = std::max(kd + m + 1, 1) * (1 << K);
+      kdk[b] = static_cast<int16_t>(kd * (1 << K)), lo[b] = static_cast<int16_t>(l), width[b] = static_cast<int16_t>(h - l);
+    }
+    auto fast = [&](Vec<decltype(d16)> x16, int64_t b, Vec<decltype(du)>& flag) {
       const auto a = And(x16, Set(d16, 0x7FFF));
-      const auto A = Sub(a, Set(d16, static_cast<int16_t>(kd * (1 << K))));
-      bad = Or(bad, Lt(Xor(A, Set(d16, int16_t(-0x8000))), Set(d16, static_cast<int16_t>(((m + 1) << K) - 0x8000))));
-      if (kd <= 0) bad = Or(bad, subnormal(x16));
+      flag = Or(flag, SaturatedSub(BitCast(du, Set(d16, width[b])), BitCast(du, Sub(a, Set(d16, lo[b])))));
+      const auto A = Sub(a, Set(d16, kdk[b]));
       const auto half = Add(Set(d16, static_cast<int16_t>((1 << (sh - 1)) - 1 - (m << K))), And(ShiftRight<sh>(A), Set(d16, 1)));
       return Min(Min(ShiftRight<sh>(Add(A, half)), Set(d16, F.max_code)), a);
     };
     for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
       const bool full = i + chunk <= n;  // else one vector left (AVX3: an odd number of 32-element blocks)
-      const int32_t e0 = scale_of_next(), e1 = full ? scale_of_next() : e0;
-      const int32_t kd0 = kd_of(e0), kd1 = kd_of(e1);
+      const int64_t b0 = next_block(), b1 = full ? next_block() : b0;
       const auto x0 = LoadU(d16, p + i), x1 = full ? LoadU(d16, p + i + L) : Zero(d16);
-      auto bad = Lt(Zero(d16), Zero(d16));
-      const auto c0 = fast(x0, kd0, bad), c1 = fast(x1, kd1, bad);
+      auto flag = Zero(du);
+      const auto c0 = fast(x0, b0, flag), c1 = fast(x1, b1, flag);
       auto bytes = Bytes2(d16, c0, c1);
-      if (HWY_UNLIKELY(!AllFalse(d16, bad))) {
-        bytes = Bytes2(d16, encode(i, e0), full ? encode(i + L, e1) : Zero(d16));
+      if (HWY_UNLIKELY(!AllTrue(du, Eq(flag, Zero(du))))) {
+        bytes = Bytes2(d16, encode(i, e[b0]), full ? encode(i + L, e[b1]) : Zero(d16));
       }
       // The signs: bit 7 of x's high bytes.
-      const RebindToUnsigned<decltype(d16)> du;
       const auto high = Bytes2(d16, BitCast(d16, ShiftRight<8>(BitCast(du, x0))), BitCast(d16, ShiftRight<8>(BitCast(du, x1))));
       bytes = Or(bytes, And(high, Set(d8, 0x80)));
       store(i, bytes, full);
@@ -566,8 +579,8 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
     constexpr int64_t k32 = 32 / N;
     if (AllFalse(di, Eq(e, Set(di, 255)))) {  // the keep mask is all ones: unused
 #if HWY_TARGET != HWY_SCALAR
-      // float16 to FP8 and FP6 measured as fast or faster on the float32 path (F16C widening).
-      if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor && (In16<T>::K == 7 || F.bits == 4)) {
+      // float16 to E5M2 and FP6 measured as fast or faster on the float32 path (F16C widening).
+      if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor && (In16<T>::K == 7 || F.bits == 4 || (F.bits == 8 && F.mbits == 3))) {
         EncodeBlocks16<F, kMode>(xg, bs, count, codes, yg, left);
         continue;
       }

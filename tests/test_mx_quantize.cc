@@ -207,6 +207,9 @@ TEST(MxQuantize, EveryTargetAndThreads) {
 // smallest step at that scale, and are in the rows of smaller amax), subnormals and zeros included;
 // first, two blocks of zeros (scale code 0: the FP8 path's kd << K wraps there). rint and round (FP4/FP6), against the model, on every compiled SIMD target this CPU runs.
 TEST(MxQuantize, Every16BitPatternAtEveryScale) {
+  // Taken once: SupportedAndGeneratedTargets() lists only the targets left enabled, which after
+  // a loop of SetSupportedTargetsForTest is the last one (SCALAR).
+  const auto targets = hwy::SupportedAndGeneratedTargets();
   for (DType in_type : {DType::kBFloat16, DType::kFloat16}) {
     const bool bf = in_type == DType::kBFloat16;
     const int K = bf ? 7 : 10, top = bf ? 254 : 30, window = bf ? 40 : 30;
@@ -241,7 +244,7 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
         if (BitsOf(t) == 8 && mode != RoundMode::kRint) continue;
         std::vector<uint8_t> want, want_scales;
         reference::Quantize(values, shape, -1, t, 32, mode, ScaleAlg::kOcp, &want, &want_scales);
-        for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+        for (int64_t target : targets) {
           hwy::SetSupportedTargetsForTest(target);
           SCOPED_TRACE(std::string(hwy::TargetName(target)) + " " + dtype_name(t) + " from " + dtype_name(in_type) +
                        (mode == RoundMode::kRint ? " rint" : " round"));
@@ -256,6 +259,37 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
                 << "pattern 0x" << std::hex << raw[static_cast<size_t>(i)] << " in a block of amax 0x" << raw[static_cast<size_t>(i / 32 * 32)];
           }
           for (int64_t b = 0; b < n / 32; ++b) ASSERT_EQ(s[static_cast<size_t>(2 * b)], want_scales[static_cast<size_t>(b)]);
+        }
+        // The same blocks along axis 0 (each column one block, QuantizeInner's 16-bit lanes):
+        // shape [32, cols], cols a multiple of 4 (padding blocks of zeros), several tiles wide.
+        const int64_t cols = (n / 32 + 3) / 4 * 4;
+        std::vector<uint16_t> rawT(static_cast<size_t>(32 * cols), 0);
+        std::vector<float> valuesT(rawT.size(), 0.0f);
+        for (int64_t j = 0; j < n / 32; ++j) {
+          for (int64_t r = 0; r < 32; ++r) {
+            rawT[static_cast<size_t>(r * cols + j)] = raw[static_cast<size_t>(j * 32 + r)];
+            valuesT[static_cast<size_t>(r * cols + j)] = values[static_cast<size_t>(j * 32 + r)];
+          }
+        }
+        const std::vector<int64_t> shapeT = {32, cols};
+        int64_t storageT[8];
+        const auto sshapeT = scale_shape(shapeT, 0, 32, storageT);
+        std::vector<uint8_t> wantT, want_scalesT;
+        reference::Quantize(valuesT, shapeT, 0, t, 32, mode, ScaleAlg::kOcp, &wantT, &want_scalesT);
+        for (int64_t target : targets) {
+          hwy::SetSupportedTargetsForTest(target);
+          SCOPED_TRACE(std::string(hwy::TargetName(target)) + " axis 0 " + dtype_name(t) + " from " + dtype_name(in_type) +
+                       (mode == RoundMode::kRint ? " rint" : " round"));
+          std::vector<uint8_t> y(storage_bytes(t, rawT.size())), s(static_cast<size_t>(2 * cols));
+          QuantizeOptions o;
+          o.dst_type = t, o.axis = 0;
+          o.round_mode = mode == RoundMode::kRint ? "rint" : "round";
+          const Error err = quantize({rawT.data(), in_type, shapeT}, {y.data(), t, shapeT}, {s.data(), DType::kFloat8E8M0, sshapeT}, o);
+          ASSERT_TRUE(err.ok()) << err.message;
+          for (size_t i = 0; i < rawT.size(); ++i) {
+            ASSERT_EQ(CodeAt(y, t, i), wantT[i]) << "pattern 0x" << std::hex << rawT[i] << " in column " << std::dec << i % cols;
+          }
+          for (int64_t j = 0; j < cols; ++j) ASSERT_EQ(s[static_cast<size_t>(2 * j)], want_scalesT[static_cast<size_t>(j)]);
         }
       }
     }

@@ -380,16 +380,26 @@ HWY_INLINE Vec<D16> Encode16(D16 d16, Vec<D16> x, Vec<D16> kd, V8 pow) {
   return Or(code, And(ShiftRight<16 - F.bits>(x), Set(d16, 1 << (F.bits - 1))));
 }
 
-// The same codes through the float32 path (for the vectors Encode16 does not take).
-template <ElemFormat F, RoundMode kMode, typename T, class D16>
-HWY_NOINLINE Vec<D16> EncodeWide(D16 d16, const T* x, int32_t e) {
+// The same codes through the float32 path (for the vectors Encode16 does not take): the factors
+// 2^(127 - E) of the first and the second half of the lanes.
+template <ElemFormat F, RoundMode kMode, typename T, class D16, class VF>
+HWY_NOINLINE Vec<D16> EncodeWide(D16 d16, const T* x, VF f0, VF f1) {
   const Repartition<int32_t, D16> di;
   const RebindToFloat<decltype(di)> df;
   const Rebind<int16_t, decltype(di)> dh;
-  const auto factor = ScaleFactor(df, di, Set(di, e));
-  const auto c0 = QuantizeLanes<F, kMode, true>(df, di, LoadBits(di, x), factor, Zero(di));
-  const auto c1 = QuantizeLanes<F, kMode, true>(df, di, LoadBits(di, x + Lanes(di)), factor, Zero(di));
+  const auto c0 = QuantizeLanes<F, kMode, true>(df, di, LoadBits(di, x), f0, Zero(di));
+  const auto c1 = QuantizeLanes<F, kMode, true>(df, di, LoadBits(di, x + Lanes(di)), f1, Zero(di));
   return Combine(d16, DemoteTo(dh, c1), DemoteTo(dh, c0));
+}
+
+// Lanes holding a subnormal input (0 < a < 2^K), whose M lacks the implicit bit that Encode16's
+// formula needs: they can land on F's normal range where kd <= -mbits (d >= 0 at e' = 1; float16
+// blocks with amax below about 2, bfloat16 ones only below 2^-110), and go the float32 way there.
+template <typename T, class D16>
+HWY_INLINE Mask<D16> Subnormal16(D16 d16, Vec<D16> x16) {
+  // 0 < a < 2^K, as one signed compare: (a - 1) ^ 0x8000 < (2^K - 1) ^ 0x8000
+  const auto t = Xor(Sub(And(x16, Set(d16, 0x7FFF)), Set(d16, 1)), Set(d16, int16_t(-0x8000)));
+  return Lt(t, Set(d16, static_cast<int16_t>(((1 << In16<T>::K) - 1) - 0x8000)));
 }
 
 // The int16 lanes c0, c1 (values < 256) as bytes, in order.
@@ -447,17 +457,13 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
   };
   auto scale_of_next = [&]() { return static_cast<int32_t>(e[next_block()]); };
   auto kd_of = [](int32_t ei) { return ei + In16<T>::bias - 127 + F.emin - m - 1; };
-  // Where a subnormal input can land on F's normal range (kd <= -mbits: d >= 0 at e' = 1; float16
-  // blocks with amax below about 2, bfloat16 ones only below 2^-110), its M lacks the implicit bit
-  // that the code formula needs: a vector holding such an input takes the float32 path.
-  auto subnormal = [&](Vec<decltype(d16)> x16) {
-    // 0 < a < 2^K, as one signed compare: (a - 1) ^ 0x8000 < (2^K - 1) ^ 0x8000
-    const auto t = Xor(Sub(And(x16, Set(d16, 0x7FFF)), Set(d16, 1)), Set(d16, int16_t(-0x8000)));
-    return Lt(t, Set(d16, static_cast<int16_t>(((1 << K) - 1) - 0x8000)));
-  };
   auto encode = [&](int64_t i, int32_t ei) {
     const auto x16 = LoadU(d16, p + i);
-    if (kd_of(ei) <= -m && HWY_UNLIKELY(!AllFalse(d16, subnormal(x16)))) return EncodeWide<F, kMode>(d16, x + i, ei);
+    if (kd_of(ei) <= -m && HWY_UNLIKELY(!AllFalse(d16, Subnormal16<T>(d16, x16)))) {
+      const RebindToFloat<Repartition<int32_t, decltype(d16)>> df;
+      const auto f = ScaleFactor(df, RebindToSigned<decltype(df)>(), Set(RebindToSigned<decltype(df)>(), ei));
+      return EncodeWide<F, kMode>(d16, x + i, f, f);
+    }
     return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd_of(ei))), pow);
   };
   const int64_t chunk = 2 * L, code_bytes = chunk * F.bits / 8;
@@ -696,25 +702,95 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
       auto load = [&](int64_t t, int64_t s) {
         return s < full ? LoadBits(di, x + base + t * post + q0 + s) : LoadU(di, staged + t * N);
       };
-      for (int64_t s = 0; s < lanes; s += N) Store(Zero(di), di, amax + s);
-      for (int64_t t = 0; t < len; ++t) {
-        for (int64_t s = 0; s < lanes; s += N) Store(Max(Load(di, amax + s), And(load(t, s), abs)), di, amax + s);
+      // Columns [0, s16) of 16-bit inputs: their max in 16-bit lanes (as BlockAbsMax), widened once.
+      int64_t s16 = 0;
+#if HWY_TARGET != HWY_SCALAR
+      const ScalableTag<int16_t> d16;
+      const int64_t L = static_cast<int64_t>(Lanes(d16));
+      if constexpr (sizeof(T) == 2) {
+        const int16_t* x16 = reinterpret_cast<const int16_t*>(x) + base + q0;
+        HWY_ALIGN int16_t amax16[kTile];
+        s16 = lanes / L * L;
+        for (int64_t s = 0; s < s16; s += L) Store(Zero(d16), d16, amax16 + s);
+        for (int64_t t = 0; t < len; ++t) {
+          for (int64_t s = 0; s < s16; s += L) {
+            Store(Max(Load(d16, amax16 + s), And(LoadU(d16, x16 + t * post + s), Set(d16, 0x7FFF))), d16, amax16 + s);
+          }
+        }
+        for (int64_t s = 0; s < s16; s += N) Store(LoadBits(di, reinterpret_cast<const T*>(amax16 + s)), di, amax + s);
       }
+#endif
+      for (int64_t s = s16; s < lanes; s += N) Store(Zero(di), di, amax + s);
+      for (int64_t t = 0; t < len; ++t) {
+        for (int64_t s = s16; s < lanes; s += N) Store(Max(Load(di, amax + s), And(load(t, s), abs)), di, amax + s);
+      }
+      auto finite = Eq(Zero(di), Zero(di));  // every column's E < 255
       for (int64_t s = 0; s < lanes; s += N) {
         const auto e = ScaleCode<F>(df, di, Load(di, amax + s), p.alg);
         Store(e, di, e_buf + s);
         Store(ScaleFactor(df, di, e), df, factor_buf + s);
         Store(KeepMask(di, e), di, keep_buf + s);
+        if constexpr (sizeof(T) == 2) finite = And(finite, Lt(e, Set(di, 255)));
       }
+      (void)finite;
       uint8_t* srow = p.scale + ((pi * nb2 + b / 2) * post + q0) * 2 + (b % 2);
       for (int64_t l = 0; l < lanes; ++l) {
         srow[2 * l] = static_cast<uint8_t>(e_buf[l]);
         if (b == nb - 1 && nb % 2 == 1) srow[2 * l + 1] = 0;
       }
+      // Columns [0, s32) of 16-bit inputs in rint or round, when no column's E is 255: the codes
+      // by Encode16 in 16-bit lanes, kd per lane (a subnormal input where kd <= -mbits: that pair
+      // of vectors the float32 way), packed 2 * L at a time.
+      int64_t s32 = 0;
+#if HWY_TARGET != HWY_SCALAR
+      const Repartition<uint8_t, decltype(d16)> d8;
+      HWY_ALIGN int16_t kd16[sizeof(T) == 2 ? kTile : 1];
+      bool risky = false;  // some column has kd <= -mbits
+      if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
+        if (AllTrue(di, finite)) {
+          s32 = lanes / (2 * L) * (2 * L);
+          const Rebind<int16_t, decltype(di)> dh;
+          const auto c = Set(di, In16<T>::bias - 127 + F.emin - F.mbits - 1);
+          auto low = Lt(Zero(di), Zero(di));
+          for (int64_t s = 0; s < s32; s += N) {
+            const auto kd = Add(Load(di, e_buf + s), c);
+            Store(DemoteTo(dh, kd), dh, kd16 + s);
+            low = Or(low, Lt(kd, Set(di, 1 - F.mbits)));
+          }
+          risky = !AllFalse(di, low);
+        }
+      }
+      alignas(16) static constexpr uint8_t kPow[16] = {1, 2, 4, 8, 16, 32, 64, 128};
+      const auto pow = LoadDup128(d8, kPow);
+#endif
       for (int64_t t = 0; t < len; ++t) {
         const int64_t flat = base + t * post + q0;
         uint8_t* out = F.bits == 8 ? y + flat : codes;
         int64_t s = 0;
+#if HWY_TARGET != HWY_SCALAR
+        if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
+          const int16_t* x16 = reinterpret_cast<const int16_t*>(x) + flat;
+          auto encode = [&](int64_t c) {  // the L columns from c
+            const auto v = LoadU(d16, x16 + c);
+            const auto kd = Load(d16, kd16 + c);
+            if (risky && HWY_UNLIKELY(!AllFalse(d16, And(Subnormal16<T>(d16, v), Lt(kd, Set(d16, static_cast<int16_t>(1 - F.mbits))))))) {
+              return EncodeWide<F, kMode>(d16, x + flat + c, Load(df, factor_buf + c), Load(df, factor_buf + c + N));
+            }
+            return Encode16<F, kMode, T>(d16, v, kd, pow);
+          };
+          for (; s < s32; s += 2 * L) {
+            const auto bytes = Bytes2(d16, encode(s), encode(s + L));
+            uint8_t* dst = y + (flat + s) * F.bits / 8;
+            if (F.bits != 6 || s + 2 * L < lanes) {  // FP6 writes junk up to 2L bytes: more codes of this row follow
+              StoreCodeBytes<F>(d8, bytes, dst);
+            } else {
+              HWY_ALIGN uint8_t buf[MaxLanes(d8)];
+              StoreCodeBytes<F>(d8, bytes, buf);
+              std::memcpy(dst, buf, static_cast<size_t>(2 * L * F.bits / 8));
+            }
+          }
+        }
+#endif
         for (; s < full; s += N) {
           StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(t, s), Load(df, factor_buf + s), Load(di, keep_buf + s)), out + s);
         }
@@ -723,7 +799,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
           StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(t, s), Load(df, factor_buf + s), Load(di, keep_buf + s)), last);
           std::memcpy(out + s, last, static_cast<size_t>(lanes - s));
         }
-        if (F.bits != 8) PackCodes<F.bits>(codes, static_cast<size_t>(lanes), y + flat * F.bits / 8);
+        if (F.bits != 8 && s32 < lanes) PackCodes<F.bits>(codes + s32, static_cast<size_t>(lanes - s32), y + (flat + s32) * F.bits / 8);
       }
     }
   }

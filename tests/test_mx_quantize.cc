@@ -183,6 +183,11 @@ TEST(MxQuantize, EveryTargetAndThreads) {
   const Case wide{{16, 2 * 2052}, 0, 32};
   const Input in32 = MakeInput(DType::kFloat32, 64 * 2048, rng, 0.0005);
   const Input in16 = MakeInput(DType::kBFloat16, 256 * 48, rng, 0.0005);
+  // 16-bit inputs along axis 0 whose rows end 4 or 8 columns after a pair of 16-bit vectors (32
+  // columns), in one tile and after a whole one (4096 columns): FP6 stores 32 bytes for 24, and the
+  // 8 extra must not outlive the row (the guard bytes after the output, the next row's codes).
+  const Case edge4{{32, 36}, 0, 32}, edge8{{32, 4096 + 40}, 0, 32};
+  const Input in16w = MakeInput(DType::kFloat16, 32 * (4096 + 40), rng, 0.0);  // no NaN/Inf: a column of E = 255 sends its tile the float32 way
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     SCOPED_TRACE(hwy::TargetName(target));
@@ -190,6 +195,8 @@ TEST(MxQuantize, EveryTargetAndThreads) {
       ASSERT_TRUE(CheckCase(in32, big, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
       ASSERT_TRUE(CheckCase(in16, inner, t, BitsOf(t) == 8 ? RoundMode::kRint : RoundMode::kFloor, ScaleAlg::kEven, 1));
       ASSERT_TRUE(CheckCase(in32, wide, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
+      ASSERT_TRUE(CheckCase(in16w, edge4, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
+      ASSERT_TRUE(CheckCase(in16w, edge8, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
     }
   }
   hwy::SetSupportedTargetsForTest(0);

@@ -781,7 +781,8 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
           for (; s < s32; s += 2 * L) {
             const auto bytes = Bytes2(d16, encode(s), encode(s + L));
             uint8_t* dst = y + (flat + s) * F.bits / 8;
-            if (F.bits != 6 || s + 2 * L < lanes) {  // FP6 writes junk up to 2L bytes: more codes of this row follow
+            // FP6 writes junk into the 2L / 4 bytes after the codes: straight only where the next pair rewrites them
+            if (F.bits != 6 || s + 2 * L < s32) {
               StoreCodeBytes<F>(d8, bytes, dst);
             } else {
               HWY_ALIGN uint8_t buf[MaxLanes(d8)];

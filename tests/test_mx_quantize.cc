@@ -187,7 +187,8 @@ TEST(MxQuantize, EveryTargetAndThreads) {
   // columns), in one tile and after a whole one (4096 columns): FP6 stores 32 bytes for 24, and the
   // 8 extra must not outlive the row (the guard bytes after the output, the next row's codes).
   const Case edge4{{32, 36}, 0, 32}, edge8{{32, 4096 + 40}, 0, 32};
-  const Input in16w = MakeInput(DType::kFloat16, 32 * (4096 + 40), rng, 0.0);  // no NaN/Inf: a column of E = 255 sends its tile the float32 way
+  // No NaN/Inf: a column of scale code 255 sends its whole tile the float32 way.
+  const Input in16w = MakeInput(DType::kFloat16, 32 * (4096 + 40), rng, 0.0);
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     SCOPED_TRACE(hwy::TargetName(target));
@@ -212,7 +213,8 @@ TEST(MxQuantize, EveryTargetAndThreads) {
 // patterns no larger. float16: all patterns below each of the 31 amax binades; bfloat16: the 41
 // binades below each of the 255 amax binades (deeper ones are below a quarter of every format's
 // smallest step at that scale, and are in the rows of smaller amax), subnormals and zeros included;
-// first, two blocks of zeros (scale code 0: the FP8 path's kd << K wraps there). rint and round (FP4/FP6), against the model, on every compiled SIMD target this CPU runs.
+// first, two blocks of zeros (scale code 0: the FP8 path's kd << K wraps there). rint and round
+// (FP4/FP6), against the model, on every compiled SIMD target this CPU runs.
 TEST(MxQuantize, Every16BitPatternAtEveryScale) {
   // Taken once: SupportedAndGeneratedTargets() lists only the targets left enabled, which after
   // a loop of SetSupportedTargetsForTest is the last one (SCALAR).

@@ -355,6 +355,9 @@ struct In16 {
   static constexpr int bias = std::is_same_v<T, hwy::bfloat16_t> ? 127 : 15;
 };
 
+// Encode16's `pow`, in every 128-bit block: byte j = 2^j for j = 0..7 (then 0).
+alignas(16) constexpr uint8_t kPow2Bytes[16] = {1, 2, 4, 8, 16, 32, 64, 128};
+
 // Codes of the 16-bit inputs x (their bits) of one block, in 16-bit lanes; kd = E + bias - 127 +
 // emin - mbits - 1 (so that e' - kd = d + mbits + 1); pow: the bytes 1, 2, 4, ... of 2^j.
 template <ElemFormat F, RoundMode kMode, typename T, class D16, class V8>
@@ -444,8 +447,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
   const ScalableTag<int16_t> d16;
   const Repartition<uint8_t, decltype(d16)> d8;
   const int64_t L = static_cast<int64_t>(Lanes(d16)), n = count * bs;  // bs is a multiple of L
-  alignas(16) static constexpr uint8_t kPow[16] = {1, 2, 4, 8, 16, 32, 64, 128};
-  const auto pow = LoadDup128(d8, kPow);
+  const auto pow = LoadDup128(d8, kPow2Bytes);
   const int16_t* p = reinterpret_cast<const int16_t*>(x);
   constexpr int K = In16<T>::K, m = F.mbits;
   // The block of each vector, stepping through the blocks (no division), and its scale code.
@@ -760,8 +762,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
           risky = !AllFalse(di, low);
         }
       }
-      alignas(16) static constexpr uint8_t kPow[16] = {1, 2, 4, 8, 16, 32, 64, 128};
-      const auto pow = LoadDup128(d8, kPow);
+      const auto pow = LoadDup128(d8, kPow2Bytes);
 #endif
       for (int64_t t = 0; t < len; ++t) {
         const int64_t flat = base + t * post + q0;

@@ -1,5 +1,5 @@
 // Helpers shared by the MX tests: the element types, and this project's test-side reading of the
-// packed layout (docs/mx.md), written independently of src/mx/kernels.cc.
+// packed layout (docs/mx.md), written independently of the kernels (src/mx/).
 #pragma once
 
 #include <cstddef>

@@ -207,7 +207,7 @@ TEST(MxQuantize, EveryTargetAndThreads) {
   }
 }
 
-// bfloat16 and float16 inputs are encoded in 16-bit lanes (src/mx/kernels.cc, Encode16): every
+// bfloat16 and float16 inputs are encoded in 16-bit lanes (src/mx/blocks-inl.h, Encode16): every
 // 16-bit pattern, both signs, at every scale code the OCP rule reaches. Each row is one block of
 // 32: a max-magnitude pattern setting the scale (exponent field ea, mantissa all ones), then 31
 // patterns no larger. float16: all patterns below each of the 31 amax binades; bfloat16: the 41

@@ -1,5 +1,5 @@
-// What src/mx/api.cc (validation, layout, threads) and src/mx/kernels.cc (the per-target SIMD
-// work) share.
+// What src/mx/api.cc (validation, layout, threads) and the per-target SIMD kernels
+// (src/mx/quantize.cc, quantize_inner.cc, dequantize.cc) share.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +13,7 @@ namespace accelmath::mx::detail {
 // Blocks g0..g1-1 of a validated plan; block g is (g / nblocks, g % nblocks) in [pre, nblocks].
 // Different blocks write disjoint bytes, so ranges may run on different threads.
 void QuantizeBlocks(const QuantizePlan& p, int64_t g0, int64_t g1);
+void QuantizeInnerBlocks(const QuantizePlan& p, int64_t g0, int64_t g1);  // post > 1 only
 void DequantizeBlocks(const DequantizePlan& p, int64_t g0, int64_t g1);
 // One code per byte; sizes already checked.
 void EncodeArray(const float* x, size_t n, uint8_t* codes, DType type, RoundMode mode);

@@ -1,0 +1,281 @@
+// What the MX SIMD kernels share, per Highway target: reading inputs as float32 bits, storing
+// and packing codes, the 16-bit-lane encoder, and the switch from a plan to a kernel's
+// instantiation. Included by src/mx/quantize.cc, src/mx/quantize_inner.cc and
+// src/mx/dequantize.cc after <hwy/foreach_target.h> and <hwy/highway.h>. Three translation units,
+// each instantiated for every target, so that a build compiles them side by side.
+#if defined(ACCELMATH_MX_BLOCKS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACCELMATH_MX_BLOCKS_INL_H_
+#undef ACCELMATH_MX_BLOCKS_INL_H_
+#else
+#define ACCELMATH_MX_BLOCKS_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#include "mx/job.h"
+
+#define ACCELMATH_KNS HWY_NAMESPACE
+HWY_BEFORE_NAMESPACE();
+namespace accelmath::HWY_NAMESPACE {
+using namespace hwy::HWY_NAMESPACE;  // NOLINT: the kernels call Highway's ops unqualified
+}  // namespace accelmath::HWY_NAMESPACE
+#include "kernels/mx-inl.h"
+
+namespace accelmath::HWY_NAMESPACE {
+namespace {
+
+using mx::ElemFormat;
+using mx::RoundMode;
+using mx::ScaleAlg;
+
+constexpr int64_t kMaxBlock = 1024;
+constexpr size_t kMaxLanes = HWY_MAX_BYTES / 4;  // int32 lanes of the widest vector
+
+// Float32 bits of Lanes(di) inputs of type T at p, in int32 lanes. Exact widening.
+template <typename T, class DI>
+HWY_INLINE Vec<DI> LoadBits(DI di, const T* p) {
+  (void)di;
+  if constexpr (std::is_same_v<T, float>) {
+    return LoadU(di, reinterpret_cast<const int32_t*>(p));
+  } else if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
+    const Rebind<uint16_t, DI> du16;
+    return ShiftLeft<16>(PromoteTo(di, LoadU(du16, reinterpret_cast<const uint16_t*>(p))));
+  } else {
+#if HWY_TARGET == HWY_SCALAR
+    // Highway 1.0.3's scalar float16 -> float32 turns Inf and NaN into finite numbers.
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return Set(di, static_cast<int32_t>(mx::detail::Float16ToBits(h)));
+#else
+    const Rebind<float, DI> df;
+    const Rebind<hwy::float16_t, DI> df16;
+    return BitCast(di, PromoteTo(df, LoadU(df16, reinterpret_cast<const hwy::float16_t*>(p))));
+#endif
+  }
+}
+
+// Stores the low bytes of the int32 lanes (codes are < 256).
+template <class DI>
+HWY_INLINE void StoreBytes(DI /*di*/, Vec<DI> v, uint8_t* p) {
+  const Rebind<uint8_t, DI> d8;
+  StoreU(DemoteTo(d8, v), d8, p);
+}
+
+// Packs n unpacked codes (n a multiple of 4 for FP6, even for FP4) into dst. FP4: element 2i in
+// the low nibble of byte i. FP6: each 4 elements e0..e3 form the 24-bit little-endian word
+// e0 | e1 << 6 | e2 << 12 | e3 << 18, stored as 3 bytes.
+template <int kBits>
+HWY_INLINE void PackCodes(const uint8_t* codes, size_t n, uint8_t* dst) {
+  if constexpr (kBits == 8) {
+    std::memcpy(dst, codes, n);
+  } else if constexpr (kBits == 4) {
+    const ScalableTag<int16_t> d16;
+    const Rebind<uint8_t, decltype(d16)> d8;
+    const size_t N = Lanes(d16);
+    size_t i = 0;
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const auto w = LoadU(d16, reinterpret_cast<const int16_t*>(codes + i));
+      StoreU(DemoteTo(d8, And(Or(w, ShiftRight<4>(w)), Set(d16, 0xFF))), d8, dst + i / 2);
+    }
+    for (; i < n; i += 2) dst[i / 2] = static_cast<uint8_t>(codes[i] | (codes[i + 1] << 4));
+  } else {
+    for (size_t i = 0; i < n; i += 4) {
+      const uint32_t w = codes[i] | (codes[i + 1] << 6) | (codes[i + 2] << 12) | (uint32_t(codes[i + 3]) << 18);
+      dst[3 * i / 4] = static_cast<uint8_t>(w);
+      dst[3 * i / 4 + 1] = static_cast<uint8_t>(w >> 8);
+      dst[3 * i / 4 + 2] = static_cast<uint8_t>(w >> 16);
+    }
+  }
+}
+
+// The same widening for one value (for the zero-padded copies).
+template <typename T>
+HWY_INLINE uint32_t WidenBits(const T& v) {
+  uint32_t bits = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    std::memcpy(&bits, &v, 4);
+    return bits;
+  } else {
+    uint16_t h;
+    std::memcpy(&h, &v, 2);
+    return std::is_same_v<T, hwy::bfloat16_t> ? mx::detail::BFloat16ToBits(h) : mx::detail::Float16ToBits(h);
+  }
+}
+
+// Lane j of the FP6 packing's 32-bit permute: the j-th of the 3-byte runs, 3 per 128-bit block.
+template <size_t N>
+struct TightLanes {
+  alignas(64) int32_t v[N];
+  constexpr TightLanes() : v() {
+    for (size_t j = 0; j < N; ++j) v[j] = static_cast<int32_t>(j < 3 * N / 4 ? j / 3 * 4 + j % 3 : j);
+  }
+};
+
+// Packs the Lanes(d8) codes of `bytes` (one per byte, < 2^bits, in element order) at dst as
+// PackCodes lays them out (FP6 also writes junk into the bytes up to Lanes(d8) after dst).
+template <ElemFormat F, class D8>
+HWY_INLINE void StoreCodeBytes(D8 d8, Vec<D8> bytes, uint8_t* dst) {
+  if constexpr (F.bits == 8) {
+    StoreU(bytes, d8, dst);
+  } else if constexpr (F.bits == 4) {  // u16 lane i = code 2i | code 2i+1 << 8 -> byte code 2i | code 2i+1 << 4
+    const Repartition<int16_t, D8> d16;
+    const Rebind<uint8_t, decltype(d16)> dh;
+    const auto w = BitCast(d16, bytes);
+    StoreU(DemoteTo(dh, And(Or(w, ShiftRight<4>(w)), Set(d16, 0xFF))), dh, dst);
+  } else {  // u32 lane i = codes 4i..4i+3 -> the 24-bit word e0 | e1 << 6 | e2 << 12 | e3 << 18
+    const Repartition<uint32_t, D8> du32;
+    const Repartition<int32_t, D8> di;
+    const auto w = BitCast(du32, bytes);
+    const auto word = Or(Or(And(w, Set(du32, 0x3F)), And(ShiftRight<2>(w), Set(du32, 0xFC0))),
+                         Or(And(ShiftRight<4>(w), Set(du32, 0x3F000)), And(ShiftRight<6>(w), Set(du32, 0xFC0000))));
+    // Bytes 0-2 of each 32-bit lane to the front of its 128-bit block, then the blocks' 12-byte
+    // runs together: 3N bytes in order, and junk after them.
+    alignas(16) static constexpr uint8_t kTight[16] = {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15, 15, 15, 15};
+    const auto tight = TableLookupBytes(BitCast(d8, word), LoadDup128(d8, kTight));
+    if constexpr (MaxLanes(d8) == 32) {  // AVX2: each 128-bit half's 12 bytes stored where they go
+      const Half<D8> dh;
+      StoreU(LowerHalf(dh, tight), dh, dst);
+      StoreU(UpperHalf(dh, tight), dh, dst + 12);
+      return;
+    }
+    static constexpr TightLanes<MaxLanes(di)> kIdx;
+    const auto runs = TableLookupLanes(BitCast(di, tight), SetTableIndices(di, kIdx.v));
+    StoreU(BitCast(d8, runs), d8, dst);
+  }
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// ---- quantize: 16-bit inputs in 16-bit lanes ------------------------------------------------------
+// bfloat16 and float16 inputs, rint and round, blocks with a finite scale code E: each code is
+// computed from the input bits in 16-bit lanes (twice the lanes of the float32 path, and no
+// widening). With a = |x|'s bits, K the input's mantissa bits and bias its exponent bias,
+// e' = max(a >> K, 1) and M = a - ((e' - 1) << K) (the significand, implicit bit included),
+//   |x| * 2^(127 - E) = M * 2^(e' - bias - K + 127 - E),
+// whose exponent above F's smallest normal is d = e' - bias + 127 - E - emin. F's grid step there is
+// 2^(max(d, 0) + emin - mbits), so, as in EncodeBits,
+//   code = min((max(d, 0) << mbits) + round(M * 2^(min(d, 0) + mbits - K)), max_code)
+// (a q that rounds up carries into the exponent field). The rounding shift is made constant by
+// scaling M first: Y = M * 2^j with j = clamp(d + mbits + 1, -1, mbits + 1), 2^j read by a byte
+// shuffle (0 for j = -1: there |x| is below half F's smallest step and rounds to 0), and
+// q = round(Y / 2^(K + 1)); Y < 2^(K + mbits + 2) <= 2^15. Exact integer arithmetic, like the
+// float32 path's single exact rounding, so the same codes: tested on every 16-bit pattern at
+// every scale code (MxQuantize.Every16BitPatternAtEveryScale).
+template <typename T>
+struct In16 {
+  static constexpr int K = std::is_same_v<T, hwy::bfloat16_t> ? 7 : 10;
+  static constexpr int bias = std::is_same_v<T, hwy::bfloat16_t> ? 127 : 15;
+};
+
+// Encode16's `pow`, in every 128-bit block: byte j = 2^j for j = 0..7 (then 0).
+alignas(16) constexpr uint8_t kPow2Bytes[16] = {1, 2, 4, 8, 16, 32, 64, 128};
+
+// Codes of the 16-bit inputs x (their bits) of one block, in 16-bit lanes; kd = E + bias - 127 +
+// emin - mbits - 1 (so that e' - kd = d + mbits + 1); pow: the bytes 1, 2, 4, ... of 2^j.
+template <ElemFormat F, RoundMode kMode, typename T, class D16, class V8>
+HWY_INLINE Vec<D16> Encode16(D16 d16, Vec<D16> x, Vec<D16> kd, V8 pow) {
+  constexpr int K = In16<T>::K, m = F.mbits;
+  const RebindToUnsigned<D16> du;
+  const Repartition<uint8_t, D16> d8;
+  const auto a = And(x, Set(d16, 0x7FFF));
+  const auto e1 = Max(ShiftRight<K>(a), Set(d16, 1));
+  const auto sig = Sub(Add(a, Set(d16, 1 << K)), ShiftLeft<K>(e1));
+  const auto dp = Sub(e1, kd);  // d + mbits + 1
+  const auto j = Max(Min(dp, Set(d16, m + 1)), Set(d16, -1));
+  // Byte index j for the low byte, one with bit 7 set (a zero) for the high byte; j = -1: both.
+  const auto scale = BitCast(du, TableLookupBytesOr0(pow, BitCast(d8, Or(j, Set(d16, int16_t(-0x8000))))));
+  const auto y = Mul(BitCast(du, sig), scale);
+  auto half = Set(du, 1 << K);  // round: half away from zero
+  if constexpr (kMode == RoundMode::kRint) half = Add(Set(du, (1 << K) - 1), And(ShiftRight<K + 1>(y), Set(du, 1)));
+  const auto q = BitCast(d16, ShiftRight<K + 1>(Add(y, half)));
+  // max(d, 0) << mbits, and 0 for a zero x: the min with a (>= 2^K > any exponent part of a
+  // non-zero x, whose d is at most emax - emin + 1) does that in one operation.
+  const auto normal = Min(ShiftLeft<m>(Sub(Max(dp, Set(d16, m + 1)), Set(d16, m + 1))), a);
+  const auto code = Min(Add(q, normal), Set(d16, F.max_code));
+  return Or(code, And(ShiftRight<16 - F.bits>(x), Set(d16, 1 << (F.bits - 1))));
+}
+
+// The same codes through the float32 path (for the vectors Encode16 does not take): the factors
+// 2^(127 - E) of the first and the second half of the lanes.
+template <ElemFormat F, RoundMode kMode, typename T, class D16, class VF>
+HWY_NOINLINE Vec<D16> EncodeWide(D16 d16, const T* x, VF f0, VF f1) {
+  const Repartition<int32_t, D16> di;
+  const RebindToFloat<decltype(di)> df;
+  const Rebind<int16_t, decltype(di)> dh;
+  const auto c0 = QuantizeLanes<F, kMode, true>(df, di, LoadBits(di, x), f0, Zero(di));
+  const auto c1 = QuantizeLanes<F, kMode, true>(df, di, LoadBits(di, x + Lanes(di)), f1, Zero(di));
+  return Combine(d16, DemoteTo(dh, c1), DemoteTo(dh, c0));
+}
+
+// Lanes holding a subnormal input (0 < a < 2^K), whose M lacks the implicit bit that Encode16's
+// formula needs: they can land on F's normal range where kd <= -mbits (d >= 0 at e' = 1; float16
+// blocks with amax below about 2, bfloat16 ones only below 2^-110), and go the float32 way there.
+template <typename T, class D16>
+HWY_INLINE Mask<D16> Subnormal16(D16 d16, Vec<D16> x16) {
+  // 0 < a < 2^K, as one signed compare: (a - 1) ^ 0x8000 < (2^K - 1) ^ 0x8000
+  const auto t = Xor(Sub(And(x16, Set(d16, 0x7FFF)), Set(d16, 1)), Set(d16, int16_t(-0x8000)));
+  return Lt(t, Set(d16, static_cast<int16_t>(((1 << In16<T>::K) - 1) - 0x8000)));
+}
+
+// The int16 lanes c0, c1 (values < 256) as bytes, in order.
+template <class D16>
+HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> c1) {
+  const Repartition<uint8_t, D16> d8;
+  Vec<decltype(d8)> bytes;
+#if HWY_TARGET == HWY_AVX3
+  (void)d16;
+  bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), _mm512_packus_epi16(c0.raw, c1.raw));
+#elif HWY_TARGET == HWY_AVX2
+  (void)d16;
+  bytes.raw = _mm256_permute4x64_epi64(_mm256_packus_epi16(c0.raw, c1.raw), 0xD8);
+#else
+  const Rebind<uint8_t, D16> dh;
+  bytes = Combine(d8, DemoteTo(dh, c1), DemoteTo(dh, c0));
+#endif
+  return bytes;
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+// Calls kernel.template operator()<F, kMode, T>() for the plan's rounding kMode and input type T
+// (FP8 takes only rint: validated).
+template <ElemFormat F, class Kernel>
+void QuantizeAs(const mx::QuantizePlan& p, const Kernel& kernel) {
+  auto typed = [&]<RoundMode kMode>() {
+    switch (p.x_type) {
+      case mx::DType::kFloat32: return kernel.template operator()<F, kMode, float>();
+      case mx::DType::kBFloat16: return kernel.template operator()<F, kMode, hwy::bfloat16_t>();
+      default: return kernel.template operator()<F, kMode, hwy::float16_t>();
+    }
+  };
+  if constexpr (F.bits == 8) {
+    typed.template operator()<RoundMode::kRint>();
+  } else {
+    switch (p.round) {
+      case RoundMode::kRint: return typed.template operator()<RoundMode::kRint>();
+      case RoundMode::kRound: return typed.template operator()<RoundMode::kRound>();
+      case RoundMode::kFloor: return typed.template operator()<RoundMode::kFloor>();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace accelmath::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // ACCELMATH_MX_BLOCKS_INL_H_
+
+// Entry points, one per target: a switch over the element format picks the instantiation.
+#ifndef ACCELMATH_MX_SWITCH
+#define ACCELMATH_MX_SWITCH(type, CALL)                     \
+  switch (type) {                                           \
+    case mx::DType::kFloat8E4M3FN: CALL(mx::kE4M3); break;  \
+    case mx::DType::kFloat8E5M2: CALL(mx::kE5M2); break;    \
+    case mx::DType::kFloat6E3M2: CALL(mx::kE3M2); break;    \
+    case mx::DType::kFloat6E2M3: CALL(mx::kE2M3); break;    \
+    case mx::DType::kFloat4E2M1: CALL(mx::kE2M1); break;    \
+    case mx::DType::kFloat4E1M2: CALL(mx::kE1M2); break;    \
+    default: break;                                         \
+  }
+#endif

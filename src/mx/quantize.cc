@@ -1,0 +1,432 @@
+// MX quantize along the last axis (post == 1) for every Highway target, chosen at run time (no
+// fused multiply-add is involved, so every target, the scalar emulation included, computes the
+// same bits); blocks along an inner axis are in src/mx/quantize_inner.cc, what both share in
+// src/mx/blocks-inl.h. Validation, layout and threads are in src/mx/api.cc, which calls
+// QuantizeBlocks (the end of this file) over ranges of blocks.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "mx/quantize.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "mx/blocks-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace accelmath::HWY_NAMESPACE {
+namespace {
+
+// ---- quantize: the last axis, N whole blocks at a time --------------------------------------------
+// The hot case, written for the width Highway gives each target: N = Lanes(di) int32 lanes (16 on
+// AVX-512, 8 on AVX2, 1 on the scalar lane). A group is N consecutive whole blocks. Per block,
+// the max of its |x| bits over its vectors (16-bit inputs: on the 16-bit patterns, widened once);
+// the N block maxima are then transposed into one vector, lane b = block b, by log2(N) rounds of
+// ConcatEven/ConcatOdd, so E, the factor and the keep mask are computed once for N blocks and
+// each block's factor is a lane broadcast. The codes of four vectors are packed into bytes in
+// order and stored at once. The same kernels (ScaleCode, ScaleFactor, QuantizeLanes) as the
+// per-block path below, so the same bits (tested per target).
+
+// Max |x| bits of the bs elements at x, as int32 lanes (the block's max is the max over lanes).
+// 16-bit inputs: the max of the 16-bit |x| patterns (< 0x8000, so signed compares order them as
+// their values), then widened like the elements: half the lanes' work of widening each first.
+template <typename T, class DI>
+HWY_INLINE Vec<DI> BlockAbsMax(DI di, const T* x, int64_t bs) {
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (sizeof(T) == 2) {
+    const Repartition<int16_t, DI> d16;
+    const int64_t M = static_cast<int64_t>(Lanes(d16));
+    const int16_t* p16 = reinterpret_cast<const int16_t*>(x);
+    auto m16 = And(LoadU(d16, p16), Set(d16, 0x7FFF));
+    for (int64_t i = M; i < bs; i += M) m16 = Max(m16, And(LoadU(d16, p16 + i), Set(d16, 0x7FFF)));
+    const auto w = BitCast(di, m16);
+    const auto m = Max(And(w, Set(di, 0xFFFF)), ShiftRight<16>(w));  // one 16-bit pattern per lane
+    if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
+      return ShiftLeft<16>(m);
+    } else {
+      const Rebind<uint16_t, DI> du16;
+      const Rebind<hwy::float16_t, DI> df16;
+      const Rebind<float, DI> df;
+      return BitCast(di, PromoteTo(df, BitCast(df16, DemoteTo(du16, m))));
+    }
+  }
+#endif
+  const int64_t N = static_cast<int64_t>(Lanes(di));
+  auto m = Zero(di);
+  for (int64_t i = 0; i < bs; i += N) m = Max(m, And(LoadBits(di, x + i), Set(di, 0x7FFFFFFF)));
+  return m;
+}
+
+// Lane b = the max over the lanes of m[b], for the N vectors m[0..N).
+template <class DI>
+HWY_INLINE Vec<DI> TransposeMax(DI di, Vec<DI>* m) {
+  constexpr size_t N = MaxLanes(di);
+  if constexpr (N > 1) {
+    for (size_t w = N; w > 1; w /= 2) {
+      for (size_t k = 0; k < w / 2; ++k) {
+        m[k] = Max(ConcatEven(di, m[2 * k + 1], m[2 * k]), ConcatOdd(di, m[2 * k + 1], m[2 * k]));
+      }
+    }
+  }
+  (void)di;
+  return m[0];
+}
+
+// Bytes that StoreCodes4 writes (FP6 also touches, with junk, the 4N - 3N bytes after them).
+template <ElemFormat F, class DI>
+constexpr size_t CodeBytes4(DI di) {
+  return F.bits * MaxLanes(di) / 2;
+}
+template <ElemFormat F, class DI>
+constexpr size_t TouchedBytes4(DI di) {
+  return F.bits == 6 ? 4 * MaxLanes(di) : CodeBytes4<F>(di);
+}
+// The codes of 4N consecutive elements (c0..c3, int32 lanes < 2^bits, in element order) packed
+// at dst as PackCodes lays them out.
+template <ElemFormat F, class DI>
+HWY_INLINE void StoreCodes4(DI di, Vec<DI> c0, Vec<DI> c1, Vec<DI> c2, Vec<DI> c3, uint8_t* dst) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)di;
+  const uint8_t codes[4] = {static_cast<uint8_t>(GetLane(c0)), static_cast<uint8_t>(GetLane(c1)),
+                            static_cast<uint8_t>(GetLane(c2)), static_cast<uint8_t>(GetLane(c3))};
+  PackCodes<F.bits>(codes, 4, dst);
+#else
+  const Repartition<uint8_t, DI> d8;
+  Vec<decltype(d8)> bytes;  // the 4N codes as bytes, in element order
+  // x86: two saturating packs leave, in each 128-bit block j, the 4-byte groups c0[4j..] c1[4j..]
+  // c2[4j..] c3[4j..]; one 32-bit permute puts them back in element order.
+#if HWY_TARGET == HWY_AVX3
+  const __m512i packed = _mm512_packus_epi16(_mm512_packs_epi32(c0.raw, c1.raw), _mm512_packs_epi32(c2.raw, c3.raw));
+  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  bytes.raw = _mm512_permutexvar_epi32(order, packed);
+#elif HWY_TARGET == HWY_AVX2
+  const __m256i packed = _mm256_packus_epi16(_mm256_packs_epi32(c0.raw, c1.raw), _mm256_packs_epi32(c2.raw, c3.raw));
+  bytes.raw = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+#else
+  const Rebind<uint8_t, DI> dq;  // a quarter of d8
+  HWY_ALIGN uint8_t buf[4 * MaxLanes(di)];
+  const size_t N = Lanes(di);
+  StoreU(DemoteTo(dq, c0), dq, buf);
+  StoreU(DemoteTo(dq, c1), dq, buf + N);
+  StoreU(DemoteTo(dq, c2), dq, buf + 2 * N);
+  StoreU(DemoteTo(dq, c3), dq, buf + 3 * N);
+  bytes = Load(d8, buf);
+#endif
+  StoreCodeBytes<F>(d8, bytes, dst);
+#endif
+}
+
+// Encodes n_vec vectors of the group at x (blocks of bs elements, factor and keep of block b in
+// lane b) into y. `room`: the bytes at y that may be written (the group's codes and what follows
+// them in this call's range); the last, short, quad goes through a small buffer. kPerBlock: bs / N
+// when known at compile time (blocksize 32), else 0.
+template <ElemFormat F, RoundMode kMode, bool kAllFinite, int64_t kPerBlock, typename T, class DI, class DF>
+HWY_INLINE void EncodeGroup(DI di, DF df, const T* x, int64_t bs, int64_t n_vec, Vec<DF> factor, Vec<DI> keep,
+                            uint8_t* y, int64_t room) {
+  constexpr int64_t N = static_cast<int64_t>(MaxLanes(di));
+  const int64_t per_block = kPerBlock > 0 ? kPerBlock : bs / N;
+  const auto factor_bits = BitCast(di, factor);
+  auto lane = [&](Vec<DI> v, int64_t b) { return TableLookupLanes(v, IndicesFromVec(di, Set(di, static_cast<int32_t>(b)))); };
+  // Block b's factor and keep in every lane; b advances by one every per_block vectors.
+  int64_t b = 0, left = per_block;
+  auto fb = BitCast(df, lane(factor_bits, 0));
+  auto kb = kAllFinite ? keep : lane(keep, 0);
+  auto next = [&](int64_t v) {
+    if (v >= n_vec) return Zero(di);
+    if constexpr (kPerBlock > 0) {
+      const int64_t bv = v / kPerBlock;
+      return QuantizeLanes<F, kMode, kAllFinite>(df, di, LoadBits(di, x + v * N), BitCast(df, lane(factor_bits, bv)),
+                                                 kAllFinite ? keep : lane(keep, bv));
+    } else {
+      if (left == 0) {
+        ++b, left = per_block;
+        fb = BitCast(df, lane(factor_bits, b));
+        if (!kAllFinite) kb = lane(keep, b);
+      }
+      --left;
+      return QuantizeLanes<F, kMode, kAllFinite>(df, di, LoadBits(di, x + v * N), fb, kb);
+    }
+  };
+  constexpr int64_t kCode = static_cast<int64_t>(CodeBytes4<F>(di));
+  constexpr int64_t kTouch = static_cast<int64_t>(TouchedBytes4<F>(di));
+  for (int64_t v = 0; v < n_vec; v += 4, y += kCode, room -= kCode) {
+    const auto c0 = next(v), c1 = next(v + 1), c2 = next(v + 2), c3 = next(v + 3);
+    if (v + 4 <= n_vec && room >= kTouch) {
+      StoreCodes4<F>(di, c0, c1, c2, c3, y);
+    } else {
+      HWY_ALIGN uint8_t buf[TouchedBytes4<F>(di)];
+      StoreCodes4<F>(di, c0, c1, c2, c3, buf);
+      std::memcpy(y, buf, static_cast<size_t>(std::min(n_vec - v, int64_t{4}) * N * F.bits / 8));
+    }
+  }
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// ---- quantize: 16-bit inputs in 16-bit lanes (Encode16 and the derivation: src/mx/blocks-inl.h) ------
+// FP4 thresholds: the input-format bits of t_k = (g(k - 1) + g(k)) / 2, g(c) the value of code c,
+// minus 1 where a tie at t_k rounds up (rint: to the even code k; round: always), so that |v|
+// rounds to a code >= k iff bits(|v|) > ThresholdBits(k). t_k = t * 2^(emin - mbits - 1) with t
+// an integer of at most mbits + 2 significant bits, so exact in bfloat16 and float16.
+template <ElemFormat F, RoundMode kMode, typename T>
+constexpr int ThresholdBits(int k) {
+  auto g2 = [](int c) {  // g(c) / 2^(emin - mbits - 1)
+    const int ef = c >> F.mbits, man = c & ((1 << F.mbits) - 1);
+    return 2 * (ef == 0 ? man : ((1 << F.mbits) + man) << (ef - 1));
+  };
+  const int t = (g2(k - 1) + g2(k)) / 2;
+  int h = 0;
+  while ((2 << h) <= t) ++h;
+  const int bits = ((h + F.emin - F.mbits - 1 + In16<T>::bias) << In16<T>::K) + ((t - (1 << h)) << (In16<T>::K - h));
+  return bits - (kMode == RoundMode::kRound || k % 2 == 0 ? 1 : 0);
+}
+
+// Encodes the count whole blocks of bs elements at x, with the scale codes e[0..count) (all
+// < 255), into y. `room`: the bytes at y that may be written.
+template <ElemFormat F, RoundMode kMode, typename T>
+HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint8_t* e, uint8_t* y, int64_t room) {
+  const ScalableTag<int16_t> d16;
+  const Repartition<uint8_t, decltype(d16)> d8;
+  const int64_t L = static_cast<int64_t>(Lanes(d16)), n = count * bs;  // bs is a multiple of L
+  const auto pow = LoadDup128(d8, kPow2Bytes);
+  const int16_t* p = reinterpret_cast<const int16_t*>(x);
+  constexpr int K = In16<T>::K, m = F.mbits;
+  // The block of each vector, stepping through the blocks (no division), and its scale code.
+  int64_t block = -1, left = 0;
+  auto next_block = [&]() {
+    if (left == 0) ++block, left = bs;
+    left -= L;
+    return block;
+  };
+  auto scale_of_next = [&]() { return static_cast<int32_t>(e[next_block()]); };
+  auto kd_of = [](int32_t ei) { return ei + In16<T>::bias - 127 + F.emin - m - 1; };
+  auto encode = [&](int64_t i, int32_t ei) {
+    const auto x16 = LoadU(d16, p + i);
+    if (kd_of(ei) <= -m && HWY_UNLIKELY(!AllFalse(d16, Subnormal16<T>(d16, x16)))) {
+      const RebindToFloat<Repartition<int32_t, decltype(d16)>> df;
+      const auto f = ScaleFactor(df, RebindToSigned<decltype(df)>(), Set(RebindToSigned<decltype(df)>(), ei));
+      return EncodeWide<F, kMode>(d16, x + i, f, f);
+    }
+    return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd_of(ei))), pow);
+  };
+  const int64_t chunk = 2 * L, code_bytes = chunk * F.bits / 8;
+  const int64_t touched = F.bits == 6 ? chunk : code_bytes;
+  auto store = [&](int64_t i, Vec<decltype(d8)> bytes, bool full) {
+    if (full && room >= touched) {
+      StoreCodeBytes<F>(d8, bytes, y);
+    } else {
+      HWY_ALIGN uint8_t buf[MaxLanes(d8)];
+      StoreCodeBytes<F>(d8, bytes, buf);
+      std::memcpy(y, buf, static_cast<size_t>(std::min(n - i, chunk) * F.bits / 8));
+    }
+  };
+  // FP8 from bfloat16 and E4M3 from float16 (the FP8 QuantizeGroups sends here), the common case
+  // in fewer operations. With A = a - (kd << K) = ((d + mbits + 1) << K) + a's mantissa bits:
+  //   A >= (mbits + 1) << K (d >= 0, F's normal range): code = round((A - (mbits << K)) >> s),
+  //     s = K - mbits, saturated at max_code (the exponent field and the carry as in Encode16);
+  //   A < 0 (d < -mbits - 1: below half F's smallest step): code 0, here from a negative q that
+  //     the saturating pack to bytes turns into 0 (the sign is merged after the pack);
+  //   a zero x: 0, by the min with a (any non-zero a >= 2^K > max_code);
+  //   the rest goes through Encode16, a pair of vectors at a time: a non-zero A in [0, (mbits + 1)
+  //     << K) (F's subnormals), and a subnormal input (0 < a < 2^K, its M lacks the implicit bit)
+  //     where kd <= -(mbits + 1), the only blocks where one can reach A >= (mbits + 1) << K. Both
+  //     are one range of a per block: lo <= a < hi, flagged by hi - lo - (a - lo) in unsigned
+  //     saturating arithmetic, non-zero exactly there.
+  // A block's elements have d <= emax - emin, so A < (emax - emin + mbits + 2) << K fits int16
+  // for these formats (float16 to E5M2 would not), and so does kd << K: kd >= -17 for bfloat16;
+  // for float16, kd >= -27 in every block with a non-zero element (E >= 95). In a float16 block
+  // of zeros (E = 0) kd << K wraps, harmlessly: the min with a = 0 and the saturating pack make
+  // every code 0 whatever A is, and no zero is flagged.
+  if constexpr (F.bits == 8 && (K == 7 || m == 3)) {
+    constexpr int sh = K - m;
+    const RebindToUnsigned<decltype(d16)> du;
+    // Per block, once (broadcast from memory in the loop): kd << K, lo and hi - lo.
+    HWY_ALIGN int16_t kdk[kMaxLanes], lo[kMaxLanes], width[kMaxLanes];
+    for (int64_t b = 0; b < count; ++b) {
+      const int32_t kd = kd_of(e[b]), l = std::max(kd * (1 << K), 1), h = std::max(kd + m + 1, 1) * (1 << K);
+      kdk[b] = static_cast<int16_t>(kd * (1 << K)), lo[b] = static_cast<int16_t>(l), width[b] = static_cast<int16_t>(h - l);
+    }
+    auto fast = [&](Vec<decltype(d16)> x16, int64_t b, Vec<decltype(du)>& flag) {
+      const auto a = And(x16, Set(d16, 0x7FFF));
+      flag = Or(flag, SaturatedSub(BitCast(du, Set(d16, width[b])), BitCast(du, Sub(a, Set(d16, lo[b])))));
+      const auto A = Sub(a, Set(d16, kdk[b]));
+      const auto half = Add(Set(d16, static_cast<int16_t>((1 << (sh - 1)) - 1 - (m << K))), And(ShiftRight<sh>(A), Set(d16, 1)));
+      return Min(Min(ShiftRight<sh>(Add(A, half)), Set(d16, F.max_code)), a);
+    };
+    for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
+      const bool full = i + chunk <= n;  // else one vector left (AVX3: an odd number of 32-element blocks)
+      const int64_t b0 = next_block(), b1 = full ? next_block() : b0;
+      const auto x0 = LoadU(d16, p + i), x1 = full ? LoadU(d16, p + i + L) : Zero(d16);
+      auto flag = Zero(du);
+      const auto c0 = fast(x0, b0, flag), c1 = fast(x1, b1, flag);
+      auto bytes = Bytes2(d16, c0, c1);
+      if (HWY_UNLIKELY(!AllTrue(du, Eq(flag, Zero(du))))) {
+        bytes = Bytes2(d16, encode(i, e[b0]), full ? encode(i + L, e[b1]) : Zero(d16));
+      }
+      // The signs: bit 7 of x's high bytes.
+      const auto high = Bytes2(d16, BitCast(d16, ShiftRight<8>(BitCast(du, x0))), BitCast(d16, ShiftRight<8>(BitCast(du, x1))));
+      bytes = Or(bytes, And(high, Set(d8, 0x80)));
+      store(i, bytes, full);
+    }
+    return;
+  }
+  // FP4, by counting thresholds: with A = a - ((E - 127) << K), a's bits at scale 1 (input bit
+  // patterns order their values), the code is the number of k in 1..max_code with
+  // A > ThresholdBits(k). Exact while t_1 * 2^(E - 127) is a normal number of the input format (its
+  // bits are then t_1's shifted: scale codes from `from`, 2^-10 or more for float16 blocks); zeros
+  // and subnormal inputs compare like any other value. Seven compares, no special cases.
+  if constexpr (F.bits == 4) {
+    const RebindToUnsigned<decltype(d16)> du;
+    Vec<decltype(d16)> thr[F.max_code];
+    for (int k = 0; k < F.max_code; ++k) thr[k] = Set(d16, static_cast<int16_t>(ThresholdBits<F, kMode, T>(k + 1)));
+    constexpr int32_t from = 129 - In16<T>::bias - F.emin + m;
+    auto count = [&](int64_t i, int32_t ei) {
+      if (HWY_UNLIKELY(ei < from)) return encode(i, ei);
+      const auto x16 = LoadU(d16, p + i);
+      const auto A = Sub(And(x16, Set(d16, 0x7FFF)), Set(d16, static_cast<int16_t>((ei - 127) * (1 << K))));
+      auto code = Zero(d16);
+      for (int k = 0; k < F.max_code; ++k) code = Sub(code, VecFromMask(d16, Gt(A, thr[k])));
+      return Or(code, And(BitCast(d16, ShiftRight<12>(BitCast(du, x16))), Set(d16, 8)));
+    };
+    for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
+      const bool full = i + chunk <= n;
+      const auto c0 = count(i, scale_of_next());
+      const auto c1 = full ? count(i + L, scale_of_next()) : Zero(d16);
+      store(i, Bytes2(d16, c0, c1), full);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
+    const bool full = i + chunk <= n;
+    const auto c0 = encode(i, scale_of_next());
+    const auto c1 = full ? encode(i + L, scale_of_next()) : Zero(d16);
+    store(i, Bytes2(d16, c0, c1), full);
+  }
+}
+#endif
+
+// Quantizes n_blocks whole consecutive blocks at x into y, their scale codes into scale[0..).
+// `room`: bytes at y that may be written (at least the blocks' codes).
+template <ElemFormat F, RoundMode kMode, typename T>
+void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* scale, int64_t n_blocks, int64_t room) {
+  const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
+  constexpr int64_t N = static_cast<int64_t>(MaxLanes(di));
+  const int64_t bs = p.blocksize, code_bytes = bs * F.bits / 8;
+  for (int64_t g = 0; g < n_blocks; g += N) {
+    const int64_t count = std::min(N, n_blocks - g);
+    Vec<decltype(di)> m[N];
+    for (int64_t b = 0; b < N; ++b) m[b] = b < count ? BlockAbsMax(di, x + (g + b) * bs, bs) : Zero(di);
+    const auto e = ScaleCode<F>(df, di, TransposeMax(di, m), p.alg);
+    const auto factor = ScaleFactor(df, di, e);
+    HWY_ALIGN uint8_t codes[N];
+    StoreBytes(di, e, codes);
+    std::memcpy(scale + g, codes, static_cast<size_t>(count));
+    const T* xg = x + g * bs;
+    uint8_t* yg = y + g * code_bytes;
+    const int64_t n_vec = count * bs / N, left = room - g * code_bytes;
+    constexpr int64_t k32 = 32 / N;
+    if (AllFalse(di, Eq(e, Set(di, 255)))) {  // the keep mask is all ones: unused
+#if HWY_TARGET != HWY_SCALAR
+      // float16 to E5M2 and FP6 measured as fast or faster on the float32 path (F16C widening).
+      if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor && (In16<T>::K == 7 || F.bits == 4 || (F.bits == 8 && F.mbits == 3))) {
+        EncodeBlocks16<F, kMode>(xg, bs, count, codes, yg, left);
+        continue;
+      }
+#endif
+      if (bs == 32) EncodeGroup<F, kMode, true, k32>(di, df, xg, bs, n_vec, factor, e, yg, left);
+      else EncodeGroup<F, kMode, true, 0>(di, df, xg, bs, n_vec, factor, e, yg, left);
+    } else {
+      EncodeGroup<F, kMode, false, 0>(di, df, xg, bs, n_vec, factor, KeepMask(di, e), yg, left);
+    }
+  }
+}
+
+// ---- quantize: blocks along the last axis (post == 1) -------------------------------------------
+// Whole blocks go through QuantizeGroups above. A short last block (dim % blocksize) is handled
+// here on a zero-padded float32 copy: the max |x| over its vectors, reduced across lanes, gives E
+// in every lane; then each vector is scaled and encoded.
+template <ElemFormat F, RoundMode kMode, typename T>
+void QuantizeLast(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+  const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
+  const int64_t N = static_cast<int64_t>(Lanes(di));
+  const int64_t bs = p.blocksize, dim = p.dim, nb = (dim + bs - 1) / bs;
+  const T* x = static_cast<const T*>(p.x);
+  uint8_t* y = static_cast<uint8_t*>(p.y);
+  HWY_ALIGN uint8_t codes[kMaxBlock] = {};
+  HWY_ALIGN int32_t staged[kMaxBlock + kMaxLanes];
+  const int64_t elem_end = g1 / nb * dim + std::min(g1 % nb * bs, dim);  // after this range's last element
+  for (int64_t g = g0; g < g1; ++g) {
+    const int64_t r = g / nb, b = g % nb;
+    const int64_t first = r * dim + b * bs;
+    // Whole blocks go through QuantizeGroups: up to the end of the range when rows hold whole
+    // blocks and their scale rows no padding (then blocks, codes and scales are all consecutive),
+    // else up to the last whole block of this row.
+    const int64_t whole = nb - (dim % bs != 0);
+    if (b < whole) {
+      const int64_t end = dim % bs == 0 && nb % 2 == 0 ? g1 : std::min(g1, r * nb + whole);
+      const int64_t scale_at = nb % 2 == 0 ? g : r * (nb + 1) + b;
+      QuantizeGroups<F, kMode>(p, x + first, y + first * F.bits / 8, p.scale + scale_at, end - g,
+                               (elem_end - first) * F.bits / 8);
+      if (nb % 2 == 1 && whole == nb && end == (r + 1) * nb) p.scale[r * (nb + 1) + nb] = 0;  // pad byte
+      g = end - 1;
+      continue;
+    }
+    const int64_t len = std::min(bs, dim - b * bs);
+    const bool direct = len == bs && bs % N == 0;
+    if (!direct) {
+      const int64_t padded = (len + N - 1) / N * N;
+      for (int64_t i = 0; i < padded; ++i) staged[i] = i < len ? static_cast<int32_t>(WidenBits(x[first + i])) : 0;
+    }
+    const int64_t span = direct ? bs : (len + N - 1) / N * N;
+    auto load = [&](int64_t i) {
+      return direct ? LoadBits(di, x + first + i) : LoadU(di, staged + i);
+    };
+    auto amax = Zero(di);
+    for (int64_t i = 0; i < span; i += N) amax = Max(amax, And(load(i), Set(di, 0x7FFFFFFF)));
+    amax = MaxOfLanes(di, amax);
+    const auto e = ScaleCode<F>(df, di, amax, p.alg);
+    const auto factor = ScaleFactor(df, di, e);
+    const auto keep = KeepMask(di, e);
+    uint8_t* scale_row = p.scale + r * ((nb + 1) / 2) * 2;
+    scale_row[b] = static_cast<uint8_t>(GetLane(e));
+    if (b == nb - 1 && nb % 2 == 1) scale_row[nb] = 0;
+    if constexpr (F.bits == 8) {
+      if (direct) {
+        for (int64_t i = 0; i < bs; i += N) {
+          StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(i), factor, keep), y + first + i);
+        }
+        continue;
+      }
+    }
+    for (int64_t i = 0; i < span; i += N) {
+      StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(i), factor, keep), codes + i);
+    }
+    PackCodes<F.bits>(codes, static_cast<size_t>(len), y + first * F.bits / 8);
+  }
+}
+
+}  // namespace
+
+void MxQuantizeLast(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+  auto kernel = [&]<ElemFormat F, RoundMode kMode, typename T>() { QuantizeLast<F, kMode, T>(p, g0, g1); };
+#define ACCELMATH_CALL(F) QuantizeAs<F>(p, kernel)
+  ACCELMATH_MX_SWITCH(p.dst_type, ACCELMATH_CALL)
+#undef ACCELMATH_CALL
+}
+
+}  // namespace accelmath::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace accelmath::mx::detail {
+
+HWY_EXPORT(MxQuantizeLast);
+
+void QuantizeBlocks(const QuantizePlan& p, int64_t g0, int64_t g1) {
+  if (p.post == 1) {
+    HWY_DYNAMIC_DISPATCH(MxQuantizeLast)(p, g0, g1);
+  } else {
+    QuantizeInnerBlocks(p, g0, g1);
+  }
+}
+
+}  // namespace accelmath::mx::detail
+#endif  // HWY_ONCE

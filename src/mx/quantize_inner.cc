@@ -1,0 +1,176 @@
+// MX quantize along an inner axis (post > 1) for every Highway target, chosen at run time: the
+// same codes as the last-axis kernels of src/mx/quantize.cc (which calls QuantizeInnerBlocks, the
+// end of this file), from the same pieces (src/mx/blocks-inl.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "mx/quantize_inner.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "mx/blocks-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace accelmath::HWY_NAMESPACE {
+namespace {
+
+// ---- quantize: blocks along an inner axis (post > 1) --------------------------------------------
+// Lanes run along the contiguous post dims, each lane its own block, so E is per lane. Unit g is
+// (pre index, block index). The block's rows are taken in tiles of up to kTile columns: a first
+// pass streams along the rows keeping the per-column max in a small buffer, E and the factor are
+// computed per column, and a second pass (rows now in L2) encodes. A tile's last partial vector
+// is read from a zero-padded copy. Tiles start at multiples of kTile, so FP4/FP6 rows pack into
+// whole bytes (validation makes post even for FP4 and a multiple of 4 for FP6).
+template <ElemFormat F, RoundMode kMode, typename T>
+void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+  const ScalableTag<int32_t> di;
+  const RebindToFloat<decltype(di)> df;
+  const int64_t N = static_cast<int64_t>(Lanes(di));
+  constexpr int64_t kTile = 8192 / sizeof(T);  // a multiple of every N; 32 rows x 8 KiB = 256 KiB
+  const int64_t bs = p.blocksize, dim = p.dim, post = p.post, nb = (dim + bs - 1) / bs, nb2 = (nb + 1) / 2;
+  const T* x = static_cast<const T*>(p.x);
+  uint8_t* y = static_cast<uint8_t*>(p.y);
+  HWY_ALIGN int32_t amax[kTile], e_buf[kTile], keep_buf[kTile];
+  HWY_ALIGN float factor_buf[kTile];
+  HWY_ALIGN int32_t staged[kMaxBlock * kMaxLanes];  // with the tile buffers: at most 132 KiB of stack
+  HWY_ALIGN uint8_t codes[kTile];
+  const auto abs = Set(di, 0x7FFFFFFF);
+  for (int64_t g = g0; g < g1; ++g) {
+    const int64_t pi = g / nb, b = g % nb;
+    const int64_t t0 = b * bs, len = std::min(bs, dim - t0);
+    const int64_t base = (pi * dim + t0) * post;  // flat index of (pi, t0, 0)
+    for (int64_t q0 = 0; q0 < post; q0 += kTile) {
+      const int64_t lanes = std::min(kTile, post - q0);
+      const int64_t full = lanes / N * N;  // lanes read directly; the rest from `staged`
+      if (full < lanes) {
+        for (int64_t t = 0; t < len; ++t) {
+          for (int64_t l = 0; l < N; ++l) {
+            staged[t * N + l] = full + l < lanes ? static_cast<int32_t>(WidenBits(x[base + t * post + q0 + full + l])) : 0;
+          }
+        }
+      }
+      auto load = [&](int64_t t, int64_t s) {
+        return s < full ? LoadBits(di, x + base + t * post + q0 + s) : LoadU(di, staged + t * N);
+      };
+      // Columns [0, s16) of 16-bit inputs: their max in 16-bit lanes (as BlockAbsMax), widened once.
+      int64_t s16 = 0;
+#if HWY_TARGET != HWY_SCALAR
+      const ScalableTag<int16_t> d16;
+      const int64_t L = static_cast<int64_t>(Lanes(d16));
+      if constexpr (sizeof(T) == 2) {
+        const int16_t* x16 = reinterpret_cast<const int16_t*>(x) + base + q0;
+        HWY_ALIGN int16_t amax16[kTile];
+        s16 = lanes / L * L;
+        for (int64_t s = 0; s < s16; s += L) Store(Zero(d16), d16, amax16 + s);
+        for (int64_t t = 0; t < len; ++t) {
+          for (int64_t s = 0; s < s16; s += L) {
+            Store(Max(Load(d16, amax16 + s), And(LoadU(d16, x16 + t * post + s), Set(d16, 0x7FFF))), d16, amax16 + s);
+          }
+        }
+        for (int64_t s = 0; s < s16; s += N) Store(LoadBits(di, reinterpret_cast<const T*>(amax16 + s)), di, amax + s);
+      }
+#endif
+      for (int64_t s = s16; s < lanes; s += N) Store(Zero(di), di, amax + s);
+      for (int64_t t = 0; t < len; ++t) {
+        for (int64_t s = s16; s < lanes; s += N) Store(Max(Load(di, amax + s), And(load(t, s), abs)), di, amax + s);
+      }
+      auto finite = Eq(Zero(di), Zero(di));  // every column's E < 255
+      for (int64_t s = 0; s < lanes; s += N) {
+        const auto e = ScaleCode<F>(df, di, Load(di, amax + s), p.alg);
+        Store(e, di, e_buf + s);
+        Store(ScaleFactor(df, di, e), df, factor_buf + s);
+        Store(KeepMask(di, e), di, keep_buf + s);
+        if constexpr (sizeof(T) == 2) finite = And(finite, Lt(e, Set(di, 255)));
+      }
+      (void)finite;
+      uint8_t* srow = p.scale + ((pi * nb2 + b / 2) * post + q0) * 2 + (b % 2);
+      for (int64_t l = 0; l < lanes; ++l) {
+        srow[2 * l] = static_cast<uint8_t>(e_buf[l]);
+        if (b == nb - 1 && nb % 2 == 1) srow[2 * l + 1] = 0;
+      }
+      // Columns [0, s32) of 16-bit inputs in rint or round, when no column's E is 255: the codes
+      // by Encode16 in 16-bit lanes, kd per lane (a subnormal input where kd <= -mbits: that pair
+      // of vectors the float32 way), packed 2 * L at a time.
+      int64_t s32 = 0;
+#if HWY_TARGET != HWY_SCALAR
+      const Repartition<uint8_t, decltype(d16)> d8;
+      HWY_ALIGN int16_t kd16[sizeof(T) == 2 ? kTile : 1];
+      bool risky = false;  // some column has kd <= -mbits
+      if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
+        if (AllTrue(di, finite)) {
+          s32 = lanes / (2 * L) * (2 * L);
+          const Rebind<int16_t, decltype(di)> dh;
+          const auto c = Set(di, In16<T>::bias - 127 + F.emin - F.mbits - 1);
+          auto low = Lt(Zero(di), Zero(di));
+          for (int64_t s = 0; s < s32; s += N) {
+            const auto kd = Add(Load(di, e_buf + s), c);
+            Store(DemoteTo(dh, kd), dh, kd16 + s);
+            low = Or(low, Lt(kd, Set(di, 1 - F.mbits)));
+          }
+          risky = !AllFalse(di, low);
+        }
+      }
+      const auto pow = LoadDup128(d8, kPow2Bytes);
+#endif
+      for (int64_t t = 0; t < len; ++t) {
+        const int64_t flat = base + t * post + q0;
+        uint8_t* out = F.bits == 8 ? y + flat : codes;
+        int64_t s = 0;
+#if HWY_TARGET != HWY_SCALAR
+        if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
+          const int16_t* x16 = reinterpret_cast<const int16_t*>(x) + flat;
+          auto encode = [&](int64_t c) {  // the L columns from c
+            const auto v = LoadU(d16, x16 + c);
+            const auto kd = Load(d16, kd16 + c);
+            if (risky && HWY_UNLIKELY(!AllFalse(d16, And(Subnormal16<T>(d16, v), Lt(kd, Set(d16, static_cast<int16_t>(1 - F.mbits))))))) {
+              return EncodeWide<F, kMode>(d16, x + flat + c, Load(df, factor_buf + c), Load(df, factor_buf + c + N));
+            }
+            return Encode16<F, kMode, T>(d16, v, kd, pow);
+          };
+          for (; s < s32; s += 2 * L) {
+            const auto bytes = Bytes2(d16, encode(s), encode(s + L));
+            uint8_t* dst = y + (flat + s) * F.bits / 8;
+            // FP6 writes junk into the 2L / 4 bytes after the codes: straight only where the next pair rewrites them
+            if (F.bits != 6 || s + 2 * L < s32) {
+              StoreCodeBytes<F>(d8, bytes, dst);
+            } else {
+              HWY_ALIGN uint8_t buf[MaxLanes(d8)];
+              StoreCodeBytes<F>(d8, bytes, buf);
+              std::memcpy(dst, buf, static_cast<size_t>(2 * L * F.bits / 8));
+            }
+          }
+        }
+#endif
+        for (; s < full; s += N) {
+          StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(t, s), Load(df, factor_buf + s), Load(di, keep_buf + s)), out + s);
+        }
+        if (s < lanes) {
+          HWY_ALIGN uint8_t last[kMaxLanes];
+          StoreBytes(di, QuantizeLanes<F, kMode>(df, di, load(t, s), Load(df, factor_buf + s), Load(di, keep_buf + s)), last);
+          std::memcpy(out + s, last, static_cast<size_t>(lanes - s));
+        }
+        if (F.bits != 8 && s32 < lanes) PackCodes<F.bits>(codes + s32, static_cast<size_t>(lanes - s32), y + (flat + s32) * F.bits / 8);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void MxQuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+  auto kernel = [&]<ElemFormat F, RoundMode kMode, typename T>() { QuantizeInner<F, kMode, T>(p, g0, g1); };
+#define ACCELMATH_CALL(F) QuantizeAs<F>(p, kernel)
+  ACCELMATH_MX_SWITCH(p.dst_type, ACCELMATH_CALL)
+#undef ACCELMATH_CALL
+}
+
+}  // namespace accelmath::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace accelmath::mx::detail {
+
+HWY_EXPORT(MxQuantizeInner);
+
+void QuantizeInnerBlocks(const QuantizePlan& p, int64_t g0, int64_t g1) { HWY_DYNAMIC_DISPATCH(MxQuantizeInner)(p, g0, g1); }
+
+}  // namespace accelmath::mx::detail
+#endif  // HWY_ONCE

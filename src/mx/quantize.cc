@@ -82,8 +82,8 @@ constexpr size_t TouchedBytes4(DI di) {
 // at dst as PackCodes lays them out.
 template <ElemFormat F, class DI>
 HWY_INLINE void StoreCodes4(DI di, Vec<DI> c0, Vec<DI> c1, Vec<DI> c2, Vec<DI> c3, uint8_t* dst) {
+  (void)di;  // used by the generic targets' branch only
 #if HWY_TARGET == HWY_SCALAR
-  (void)di;
   const uint8_t codes[4] = {static_cast<uint8_t>(GetLane(c0)), static_cast<uint8_t>(GetLane(c1)),
                             static_cast<uint8_t>(GetLane(c2)), static_cast<uint8_t>(GetLane(c3))};
   PackCodes<F.bits>(codes, 4, dst);
@@ -216,10 +216,11 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       std::memcpy(y, buf, static_cast<size_t>(std::min(n - i, chunk) * F.bits / 8));
     }
   };
-  // FP8 from bfloat16 and E4M3 from float16 (the FP8 QuantizeGroups sends here), the common case
-  // in fewer operations. With A = a - (kd << K) = ((d + mbits + 1) << K) + a's mantissa bits:
-  //   A >= (mbits + 1) << K (d >= 0, F's normal range): code = round((A - (mbits << K)) >> s),
-  //     s = K - mbits, saturated at max_code (the exponent field and the carry as in Encode16);
+  // FP8 from bfloat16 and float16 (QuantizeGroups sends every FP8 block here), the common case in
+  // fewer operations. With A = a - (kd << K) = ((d + mbits + 1) << K) + a's mantissa bits:
+  //   A >= (mbits + 1) << K (d >= 0, F's normal range): code = round(B >> s), B = A - (mbits << K)
+  //     = a - ((kd + mbits) << K), s = K - mbits, saturated at max_code (the exponent field and
+  //     the carry as in Encode16); B's parity bit is A's ((mbits << K) is a multiple of 2^(s + 1));
   //   A < 0 (d < -mbits - 1: below half F's smallest step): code 0, here from a negative q that
   //     the saturating pack to bytes turns into 0 (the sign is merged after the pack);
   //   a zero x: 0, by the min with a (any non-zero a >= 2^K > max_code);
@@ -228,26 +229,28 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
   //     where kd <= -(mbits + 1), the only blocks where one can reach A >= (mbits + 1) << K. Both
   //     are one range of a per block: lo <= a < hi, flagged by hi - lo - (a - lo) in unsigned
   //     saturating arithmetic, non-zero exactly there.
-  // A block's elements have d <= emax - emin, so A < (emax - emin + mbits + 2) << K fits int16
-  // for these formats (float16 to E5M2 would not), and so does kd << K: kd >= -17 for bfloat16;
-  // for float16, kd >= -27 in every block with a non-zero element (E >= 95). In a float16 block
-  // of zeros (E = 0) kd << K wraps, harmlessly: the min with a = 0 and the saturating pack make
-  // every code 0 whatever A is, and no zero is flagged.
-  if constexpr (F.bits == 8 && (K == 7 || m == 3)) {
+  // B is computed, not A: a block's elements have d <= emax - emin (E is at least the OCP rule's,
+  // which puts amax in F's top binade), so B < (emax - emin + 1) << K + 2^K, at most 0x7BFF
+  // (float16 to E5M2), where A would not fit int16. (kd + mbits) << K fits int16 for bfloat16
+  // (kd in [-17, 244]) and, for float16, in every block with a normal element (then E >= 98 for
+  // E5M2, 105 for E4M3). In the other float16 blocks it may wrap, harmlessly: their non-zero
+  // elements are all subnormal inputs, flagged (kd <= -18 there), and a zero's code is 0 whatever
+  // B is (the min with a = 0 and the saturating pack).
+  if constexpr (F.bits == 8) {
     constexpr int sh = K - m;
     const RebindToUnsigned<decltype(d16)> du;
-    // Per block, once (broadcast from memory in the loop): kd << K, lo and hi - lo.
+    // Per block, once (broadcast from memory in the loop): (kd + mbits) << K, lo and hi - lo.
     HWY_ALIGN int16_t kdk[kMaxLanes], lo[kMaxLanes], width[kMaxLanes];
     for (int64_t b = 0; b < count; ++b) {
       const int32_t kd = kd_of(e[b]), l = std::max(kd * (1 << K), 1), h = std::max(kd + m + 1, 1) * (1 << K);
-      kdk[b] = static_cast<int16_t>(kd * (1 << K)), lo[b] = static_cast<int16_t>(l), width[b] = static_cast<int16_t>(h - l);
+      kdk[b] = static_cast<int16_t>((kd + m) * (1 << K)), lo[b] = static_cast<int16_t>(l), width[b] = static_cast<int16_t>(h - l);
     }
     auto fast = [&](Vec<decltype(d16)> x16, int64_t b, Vec<decltype(du)>& flag) {
       const auto a = And(x16, Set(d16, 0x7FFF));
       flag = Or(flag, SaturatedSub(BitCast(du, Set(d16, width[b])), BitCast(du, Sub(a, Set(d16, lo[b])))));
-      const auto A = Sub(a, Set(d16, kdk[b]));
-      const auto half = Add(Set(d16, static_cast<int16_t>((1 << (sh - 1)) - 1 - (m << K))), And(ShiftRight<sh>(A), Set(d16, 1)));
-      return Min(Min(ShiftRight<sh>(Add(A, half)), Set(d16, F.max_code)), a);
+      const auto B = Sub(a, Set(d16, kdk[b]));
+      const auto half = Add(Set(d16, (1 << (sh - 1)) - 1), And(ShiftRight<sh>(B), Set(d16, 1)));
+      return Min(Min(ShiftRight<sh>(Add(B, half)), Set(d16, F.max_code)), a);
     };
     for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
       const bool full = i + chunk <= n;  // else one vector left (AVX3: an odd number of 32-element blocks)
@@ -324,8 +327,8 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
     constexpr int64_t k32 = 32 / N;
     if (AllFalse(di, Eq(e, Set(di, 255)))) {  // the keep mask is all ones: unused
 #if HWY_TARGET != HWY_SCALAR
-      // float16 to E5M2 and FP6 measured as fast or faster on the float32 path (F16C widening).
-      if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor && (In16<T>::K == 7 || F.bits == 4 || (F.bits == 8 && F.mbits == 3))) {
+      // float16 to FP6 measured as fast or faster on the float32 path (F16C widening).
+      if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor && (In16<T>::K == 7 || F.bits != 6)) {
         EncodeBlocks16<F, kMode>(xg, bs, count, codes, yg, left);
         continue;
       }

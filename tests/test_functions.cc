@@ -183,10 +183,11 @@ TEST(Functions, RegistryAndOraclesAgree) {
 // first input; a second float input runs over the same list reversed (every sign pairing, ratios
 // near 1 to 4), further ones over rotations of it; an int32 input over [-300, 300]. Rows: rows of 5.
 TEST(Functions, ScalarMatchesArrayOnEveryFloatOfOneBinadeAndItsNegatives) {
-  std::vector<float> x(1 << 24);
-  for (std::uint32_t i = 0; i < (1u << 23); ++i) {
-    x[i] = accelmath::test::FromBits(0x3F800000u + i);
-    x[i + (1u << 23)] = -x[i];
+  constexpr std::uint32_t kStride = accelmath::test::kEveryFloatStride, kHalf = (1u << 23) / kStride;
+  std::vector<float> x(2 * kHalf);
+  for (std::uint32_t i = 0; i < kHalf; ++i) {
+    x[i] = accelmath::test::FromBits(0x3F800000u + i * kStride);
+    x[i + kHalf] = -x[i];
   }
   for (const auto& f : accelmath::functions()) {
     const bool rows = f.shape == Shape::kRows;

@@ -174,11 +174,12 @@ TEST(Pow, ExactCases) {
 // finite x < 0 and +inf for x = -inf (Annex F), where sqrt gives NaN.
 TEST(Pow, HalfIsSqrtForEveryFloat) {
   constexpr std::size_t kChunk = 1 << 20;
+  constexpr std::uint64_t kStride = accelmath::test::kEveryFloatStride, kEnd = 0x7f800001ull;
   std::vector<float> xs(kChunk), half(kChunk, 0.5f), p(kChunk), s(kChunk);
   std::size_t bad = 0;
-  for (std::uint64_t b0 = 0; b0 < 0x7f800001ull; b0 += kChunk) {
-    const std::size_t n = std::min<std::uint64_t>(kChunk, 0x7f800001ull - b0);
-    for (std::size_t i = 0; i < n; ++i) xs[i] = FromBits(std::uint32_t(b0 + i));
+  for (std::uint64_t b0 = 0; b0 < kEnd; b0 += kChunk * kStride) {
+    const std::size_t n = std::min<std::uint64_t>(kChunk, (kEnd - b0 + kStride - 1) / kStride);
+    for (std::size_t i = 0; i < n; ++i) xs[i] = FromBits(std::uint32_t(b0 + i * kStride));
     ASSERT_EQ(accelmath::pow(std::span(p).first(n), std::span<const float>(xs).first(n), std::span<const float>(half).first(n)),
               Status::kOk);
     ASSERT_EQ(accelmath::sqrt(std::span(s).first(n), std::span<const float>(xs).first(n)), Status::kOk);

@@ -11,6 +11,14 @@
 
 namespace accelmath::test {
 
+// The loops over every float of a range take every kEveryFloatStride-th bit pattern: 1, except
+// in the sanitizer build (tests/CMakeLists.txt), where they check memory and undefined behaviour,
+// and the normal build checks every value.
+#ifndef ACCELMATH_EVERY_FLOAT_STRIDE
+#define ACCELMATH_EVERY_FLOAT_STRIDE 1
+#endif
+inline constexpr std::uint32_t kEveryFloatStride = ACCELMATH_EVERY_FLOAT_STRIDE;
+
 inline std::uint32_t Bits(float f) {
   std::uint32_t b;
   std::memcpy(&b, &f, 4);

@@ -213,7 +213,7 @@ TEST(MxQuantize, EveryTargetAndThreads) {
 // patterns no larger. float16: all patterns below each of the 31 amax binades; bfloat16: the 41
 // binades below each of the 255 amax binades (deeper ones are below a quarter of every format's
 // smallest step at that scale, and are in the rows of smaller amax), subnormals and zeros included;
-// first, two blocks of zeros (scale code 0: the FP8 path's kd << K wraps there). rint and round
+// first, two blocks of zeros (scale code 0: the FP8 path's per-block constant wraps there). rint and round
 // (FP4/FP6), against the model, on every compiled SIMD target this CPU runs.
 TEST(MxQuantize, Every16BitPatternAtEveryScale) {
   // Taken once: SupportedAndGeneratedTargets() lists only the targets left enabled, which after

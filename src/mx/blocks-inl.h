@@ -3,6 +3,21 @@
 // instantiation. Included by src/mx/quantize.cc, src/mx/quantize_inner.cc and
 // src/mx/dequantize.cc after <hwy/foreach_target.h> and <hwy/highway.h>. Three translation units,
 // each instantiated for every target, so that a build compiles them side by side.
+
+// A switch over the element formats: CALL(F) with each format's ElemFormat F.
+#ifndef ACCELMATH_MX_SWITCH
+#define ACCELMATH_MX_SWITCH(type, CALL)                     \
+  switch (type) {                                           \
+    case mx::DType::kFloat8E4M3FN: CALL(mx::kE4M3); break;  \
+    case mx::DType::kFloat8E5M2: CALL(mx::kE5M2); break;    \
+    case mx::DType::kFloat6E3M2: CALL(mx::kE3M2); break;    \
+    case mx::DType::kFloat6E2M3: CALL(mx::kE2M3); break;    \
+    case mx::DType::kFloat4E2M1: CALL(mx::kE2M1); break;    \
+    case mx::DType::kFloat4E1M2: CALL(mx::kE1M2); break;    \
+    default: break;                                         \
+  }
+#endif
+
 #if defined(ACCELMATH_MX_BLOCKS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_MX_BLOCKS_INL_H_
 #undef ACCELMATH_MX_BLOCKS_INL_H_
@@ -241,7 +256,7 @@ HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> 
 // Calls kernel.template operator()<F, kMode, T>() for the plan's rounding kMode and input type T
 // (FP8 takes only rint: validated).
 template <ElemFormat F, class Kernel>
-void QuantizeAs(const mx::QuantizePlan& p, const Kernel& kernel) {
+void QuantizeFormat(const mx::QuantizePlan& p, const Kernel& kernel) {
   auto typed = [&]<RoundMode kMode>() {
     switch (p.x_type) {
       case mx::DType::kFloat32: return kernel.template operator()<F, kMode, float>();
@@ -260,22 +275,17 @@ void QuantizeAs(const mx::QuantizePlan& p, const Kernel& kernel) {
   }
 }
 
+// The quantize entry points: kernel.template operator()<F, kMode, T>() for the plan's element
+// format F, rounding kMode and input type T.
+template <class Kernel>
+void QuantizeAs(const mx::QuantizePlan& p, const Kernel& kernel) {
+#define ACCELMATH_CALL(F) QuantizeFormat<F>(p, kernel)
+  ACCELMATH_MX_SWITCH(p.dst_type, ACCELMATH_CALL)
+#undef ACCELMATH_CALL
+}
+
 }  // namespace
 }  // namespace accelmath::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #endif  // ACCELMATH_MX_BLOCKS_INL_H_
-
-// Entry points, one per target: a switch over the element format picks the instantiation.
-#ifndef ACCELMATH_MX_SWITCH
-#define ACCELMATH_MX_SWITCH(type, CALL)                     \
-  switch (type) {                                           \
-    case mx::DType::kFloat8E4M3FN: CALL(mx::kE4M3); break;  \
-    case mx::DType::kFloat8E5M2: CALL(mx::kE5M2); break;    \
-    case mx::DType::kFloat6E3M2: CALL(mx::kE3M2); break;    \
-    case mx::DType::kFloat6E2M3: CALL(mx::kE2M3); break;    \
-    case mx::DType::kFloat4E2M1: CALL(mx::kE2M1); break;    \
-    case mx::DType::kFloat4E1M2: CALL(mx::kE1M2); break;    \
-    default: break;                                         \
-  }
-#endif

@@ -156,10 +156,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
 }  // namespace
 
 void MxQuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
-  auto kernel = [&]<ElemFormat F, RoundMode kMode, typename T>() { QuantizeInner<F, kMode, T>(p, g0, g1); };
-#define ACCELMATH_CALL(F) QuantizeAs<F>(p, kernel)
-  ACCELMATH_MX_SWITCH(p.dst_type, ACCELMATH_CALL)
-#undef ACCELMATH_CALL
+  QuantizeAs(p, [&]<ElemFormat F, RoundMode kMode, typename T>() { QuantizeInner<F, kMode, T>(p, g0, g1); });
 }
 
 }  // namespace accelmath::HWY_NAMESPACE

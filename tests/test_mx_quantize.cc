@@ -9,7 +9,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "accelmath/mx.h"
@@ -418,6 +420,9 @@ TEST(MxDequantize, EveryCodeAtEveryScale) {
   const auto sshape = scale_shape(shape, -1, kBs, storage);
   std::vector<uint8_t> s(512, 0);
   for (int e = 0; e < 256; ++e) s[2 * e] = static_cast<uint8_t>(e);
+  // The first target's outputs per element type: every other target must give the same bytes,
+  // NaN payloads included (the value checks below look at a NaN's class only).
+  std::map<DType, std::tuple<std::vector<float>, std::vector<uint16_t>, std::vector<uint16_t>>> first;
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     SCOPED_TRACE(hwy::TargetName(target));
@@ -442,6 +447,14 @@ TEST(MxDequantize, EveryCodeAtEveryScale) {
       ASSERT_TRUE(dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x32.data(), DType::kFloat32, shape}, d).ok());
       ASSERT_TRUE(dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x16.data(), DType::kFloat16, shape}, d).ok());
       ASSERT_TRUE(dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {xb.data(), DType::kBFloat16, shape}, d).ok());
+      if (!first.count(t)) first[t] = {x32, x16, xb};
+      for (size_t i = 0; i < codes.size(); ++i) {
+        const auto& [f32, f16, bf16] = first[t];
+        ASSERT_TRUE(Bits(x32[i]) == Bits(f32[i]) && x16[i] == f16[i] && xb[i] == bf16[i])
+            << dtype_name(t) << " code " << int(codes[i]) << " E " << i / kBs << ": float32 / float16 / bfloat16 bits "
+            << std::hex << Bits(x32[i]) << " / " << x16[i] << " / " << xb[i] << " here, " << Bits(f32[i]) << " / "
+            << f16[i] << " / " << bf16[i] << " on the first target";
+      }
       for (size_t i = 0; i < codes.size(); ++i) {
         const double w = reference::Value(codes[i], t) * reference::ScaleValue(static_cast<uint8_t>(i / kBs));
         if (std::isnan(w)) {

@@ -34,16 +34,21 @@ HWY_INLINE void UnpackCodes(const uint8_t* src, size_t n, size_t readable, uint8
   } else {
     size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
-    // 12 bytes -> 16 codes: each 3-byte word moved into a 32-bit lane by one byte shuffle, then its
-    // four 6-bit fields moved to the lane's four bytes. The load reads 16 bytes: `readable` (the
-    // bytes at src that may be read, at least 3n/4) says how far that may go.
-    const CappedTag<uint8_t, 16> d8;
+    // Per 16-byte block of the vector, 12 bytes -> 16 codes: the block's 12 source bytes are moved
+    // into it by one 32-bit lane permute (block b takes source words 3b .. 3b + 3; a no-op for one
+    // block), each 3-byte word into a 32-bit lane by one byte shuffle, then its four 6-bit fields
+    // to the lane's four bytes. The load reads Lanes(d8) bytes: `readable` (the bytes at src that
+    // may be read, at least 3n/4) says how far that may go.
+    const ScalableTag<uint8_t> d8;
     const Repartition<uint32_t, decltype(d8)> d32;
-    if (Lanes(d8) == 16) {
+    const size_t L = Lanes(d8);
+    if (L >= 16) {
       alignas(16) static constexpr uint8_t kSpread[16] = {0, 1, 2, 0x80, 3, 4, 5, 0x80, 6, 7, 8, 0x80, 9, 10, 11, 0x80};
-      const auto spread = Load(d8, kSpread);
-      for (; i + 16 <= n && 3 * i / 4 + 16 <= readable; i += 16) {
-        const auto w = BitCast(d32, TableLookupBytesOr0(LoadU(d8, src + 3 * i / 4), spread));
+      const auto spread = LoadDup128(d8, kSpread);
+      const auto lane = Iota(d32, 0);
+      const auto words = IndicesFromVec(d32, Sub(lane, ShiftRight<2>(lane)));  // lane j: word 3 (j / 4) + j % 4
+      for (; i + L <= n && 3 * i / 4 + L <= readable; i += L) {
+        const auto w = BitCast(d32, TableLookupBytesOr0(TableLookupLanes(BitCast(d32, LoadU(d8, src + 3 * i / 4)), words), spread));
         const auto c = Or(Or(And(w, Set(d32, 0x3Fu)), And(ShiftLeft<2>(w), Set(d32, 0x3F00u))),
                           Or(And(ShiftLeft<4>(w), Set(d32, 0x3F0000u)), And(ShiftLeft<6>(w), Set(d32, 0x3F000000u))));
         StoreU(BitCast(d8, c), d8, codes + i);

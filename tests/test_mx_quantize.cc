@@ -428,18 +428,24 @@ TEST(MxDequantize, EveryCodeAtEveryScale) {
     SCOPED_TRACE(hwy::TargetName(target));
     for (DType t : kElems) {
       const int bits = BitsOf(t);
-      std::vector<uint8_t> codes(256 * kBs), y(storage_bytes(t, codes.size()));
+      std::vector<uint8_t> codes(256 * kBs), codes_t(codes.size());
       for (size_t i = 0; i < codes.size(); ++i) codes[i] = static_cast<uint8_t>(i % (size_t{1} << bits));
-      for (size_t i = 0; i < codes.size(); i += 4) {  // packed as the API packs them
-        if (bits == 8) {
-          std::memcpy(&y[i], &codes[i], 4);
-        } else if (bits == 4) {
-          y[i / 2] = codes[i] | codes[i + 1] << 4, y[i / 2 + 1] = codes[i + 2] | codes[i + 3] << 4;
-        } else {
-          const uint32_t w = codes[i] | codes[i + 1] << 6 | codes[i + 2] << 12 | uint32_t(codes[i + 3]) << 18;
-          y[3 * i / 4] = uint8_t(w), y[3 * i / 4 + 1] = uint8_t(w >> 8), y[3 * i / 4 + 2] = uint8_t(w >> 16);
+      for (size_t i = 0; i < codes.size(); ++i) codes_t[i % kBs * 256 + i / kBs] = codes[i];  // transposed
+      auto pack = [&](const std::vector<uint8_t>& c) {  // as the API packs them
+        std::vector<uint8_t> y(storage_bytes(t, c.size()));
+        for (size_t i = 0; i < c.size(); i += 4) {
+          if (bits == 8) {
+            std::memcpy(&y[i], &c[i], 4);
+          } else if (bits == 4) {
+            y[i / 2] = c[i] | c[i + 1] << 4, y[i / 2 + 1] = c[i + 2] | c[i + 3] << 4;
+          } else {
+            const uint32_t w = c[i] | c[i + 1] << 6 | c[i + 2] << 12 | uint32_t(c[i + 3]) << 18;
+            y[3 * i / 4] = uint8_t(w), y[3 * i / 4 + 1] = uint8_t(w >> 8), y[3 * i / 4 + 2] = uint8_t(w >> 16);
+          }
         }
-      }
+        return y;
+      };
+      const std::vector<uint8_t> y = pack(codes), y_t = pack(codes_t);
       DequantizeOptions d;
       d.blocksize = kBs;
       std::vector<float> x32(codes.size());
@@ -447,6 +453,26 @@ TEST(MxDequantize, EveryCodeAtEveryScale) {
       ASSERT_TRUE(dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x32.data(), DType::kFloat32, shape}, d).ok());
       ASSERT_TRUE(dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {x16.data(), DType::kFloat16, shape}, d).ok());
       ASSERT_TRUE(dequantize({y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, {xb.data(), DType::kBFloat16, shape}, d).ok());
+      // The same codes transposed, blocks along axis 0 (column j has scale code j, the same bytes of
+      // mxscale): the per-element-scale path must give the last axis's bits, NaNs included.
+      {
+        const std::vector<int64_t> shape_t = {kBs, 256};
+        int64_t storage_t[8];
+        const auto sshape_t = scale_shape(shape_t, 0, kBs, storage_t);
+        DequantizeOptions d0 = d;
+        d0.axis = 0;
+        std::vector<float> t32(codes.size());
+        std::vector<uint16_t> t16(codes.size()), tb(codes.size());
+        ASSERT_TRUE(dequantize({y_t.data(), t, shape_t}, {s.data(), DType::kFloat8E8M0, sshape_t}, {t32.data(), DType::kFloat32, shape_t}, d0).ok());
+        ASSERT_TRUE(dequantize({y_t.data(), t, shape_t}, {s.data(), DType::kFloat8E8M0, sshape_t}, {t16.data(), DType::kFloat16, shape_t}, d0).ok());
+        ASSERT_TRUE(dequantize({y_t.data(), t, shape_t}, {s.data(), DType::kFloat8E8M0, sshape_t}, {tb.data(), DType::kBFloat16, shape_t}, d0).ok());
+        for (size_t i = 0; i < codes.size(); ++i) {
+          const size_t k = i % kBs * 256 + i / kBs;
+          ASSERT_TRUE(Bits(t32[k]) == Bits(x32[i]) && t16[k] == x16[i] && tb[k] == xb[i])
+              << dtype_name(t) << " code " << int(codes[i]) << " E " << i / kBs << ": axis 0 gives " << std::hex
+              << Bits(t32[k]) << " / " << t16[k] << " / " << tb[k] << ", the last axis " << Bits(x32[i]) << " / " << x16[i] << " / " << xb[i];
+        }
+      }
       if (!first.count(t)) first[t] = {x32, x16, xb};
       for (size_t i = 0; i < codes.size(); ++i) {
         const auto& [f32, f16, bf16] = first[t];

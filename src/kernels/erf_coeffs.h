@@ -14,31 +14,70 @@
 
 namespace accelmath::coeffs {
 
-// erf(x) = x P(z)/Q(z), z = x^2 in [0, 3.9375^2]; rational minimax of relative error,
-// degrees 7/7.
-// Max relative error: 6.05e-12 (2^-37.27). Every coefficient positive.
-ACCELMATH_COEFFS std::array<double, 8> kErfNum() {  // P
+// erf in float32 lanes, eight pieces of [0, 4) (row k of each table; see tools/coeffs/erf.py):
+//   k = 0, |x| <= 1/2:  erf = a + a P_0(a^2);  k >= 1, |x| in [k/2, k/2 + 1/2]: erf = hi + lo + t P_k(t),
+//   t = a - x_k. P_k of degree 6; its constant term is c0 + c0lo (c0lo = 0 in row 0).
+// Approximation error of the rounded tables (exact arithmetic), per piece, in 2^-24 (relative for
+// k = 0): 0.022, 0.013, 0.022, 0.0066, 0.0041, 0.00038, 0.00035, 5.3e-5.
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceX() {  // x_k
   return {{
-      0x1.20dd75042237ap+0,
-      0x1.958a8ca21ffbdp-3,
-      0x1.d93a051e4f077p-5,
-      0x1.3e3333d8599c1p-8,
-      0x1.0990b729f6fbep-11,
-      0x1.6218613fde411p-16,
-      0x1.92dec25eaae6dp-21,
-      0x1.a7b6110f78ec4p-29}};
+      0x0p+0f, 0x1.8p-1f, 0x1.4p+0f, 0x1.cp+0f,
+      0x1.2p+1f, 0x1.6p+1f, 0x1.ap+1f, 0x1.ep+1f}};
 }
-ACCELMATH_COEFFS std::array<double, 8> kErfDen() {  // Q, Q(0) = 1
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceHi() {  // hi_k (row 0 unused: the kernel adds a)
   return {{
-      0x1.0000000000000p+0,
-      0x1.04845d7570924p-1,
-      0x1.eece2467a8769p-4,
-      0x1.1eae214dfc1f3p-6,
-      0x1.ba15ba0e70c7ep-10,
-      0x1.ca1ecd36270ecp-14,
-      0x1.2893d7c79310dp-18,
-      0x1.3eeeb4bd60967p-24}};
+      0x0p+0f, 0x1.6c1c98p-1f, 0x1.d8865ep-1f, 0x1.f92d08p-1f,
+      0x1.ff4048p-1f, 0x1.fff2dp-1f, 0x1.ffff7p-1f, 0x1.fffffcp-1f}};
 }
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceLo() {  // lo_k
+  return {{
+      0x0p+0f, -0x1.4c5e34p-26f, -0x1.9d508p-27f, -0x1.00e552p-26f,
+      -0x1.3f9ccap-26f, -0x1.3eeb0ap-27f, -0x1.82606ap-27f, 0x1.78b8f2p-28f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceC0Lo() {  // c0lo_k
+  return {{
+      0x0p+0f, 0x1.af1a58p-26f, -0x1.48d254p-29f, 0x1.91080ap-32f,
+      0x1.3bfd2cp-33f, 0x1.a47b68p-36f, 0x1.a019cep-41f, 0x1.7fbe1ap-48f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceC0() {  // coefficient 0 of P_k
+  return {{
+      0x1.06eba8p-3f, 0x1.492e42p-1f, 0x1.e4653p-3f, 0x1.b0553p-5f,
+      0x1.d4143ap-8f, 0x1.3360ccp-11f, 0x1.e9b5e8p-16f, 0x1.d9371ep-21f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceC1() {  // coefficient 1 of P_k
+  return {{
+      -0x1.812746p-2f, -0x1.edc56p-2f, -0x1.2ebf48p-2f, -0x1.7a4a86p-4f,
+      -0x1.074b44p-6f, -0x1.a6a54p-10f, -0x1.8de626p-14f, -0x1.bbae26p-19f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceC2() {  // coefficient 2 of P_k
+  return {{
+      0x1.ce2f2p-4f, 0x1.b6e7eap-6f, 0x1.571d04p-3f, 0x1.7148cap-4f,
+      0x1.63ef58p-6f, 0x1.69cf36p-9f, 0x1.9aa4e8p-13f, 0x1.0b6be6p-17f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceC3() {  // coefficient 3 of P_k
+  return {{
+      -0x1.b82ca2p-6f, 0x1.349736p-3f, -0x1.926786p-8f, -0x1.8a129p-5f,
+      -0x1.38b7d2p-6f, -0x1.ab0296p-9f, -0x1.2c3242p-12f, -0x1.cf20d6p-17f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceC4() {  // coefficient 4 of P_k
+  return {{
+      0x1.565006p-8f, -0x1.b40e1ap-5f, -0x1.8287dcp-5f, 0x1.b1ef1cp-8f,
+      0x1.5d457ep-7f, 0x1.693dfp-9f, 0x1.48f2ccp-12f, 0x1.33dbe8p-16f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceC5() {  // coefficient 5 of P_k
+  return {{
+      -0x1.bdffdep-11f, -0x1.b4211ep-6f, 0x1.52e68p-6f, 0x1.2831e6p-7f,
+      -0x1.6e5dap-9f, -0x1.b4e336p-10f, -0x1.1db69ep-12f, -0x1.582316p-16f}};
+}
+ACCELMATH_COEFFS std::array<float, 8> kErfPieceC6() {  // coefficient 6 of P_k
+  return {{
+      0x1.c5f0aap-14f, 0x1.2704b6p-6f, 0x1.e77ceep-9f, -0x1.86a91ap-8f,
+      -0x1.746704p-11f, 0x1.4e8ea2p-11f, 0x1.6a63cep-13f, 0x1.1c5fecp-16f}};
+}
+// Clamp of |x| (still piece 7; erf there is 1 - 1.55e-8, which rounds to 1)
+// and 2^23 - 1/2: the low bits of 2 m + kErfPieceMagic are round(2 m - 1/2).
+inline constexpr float kErfPieceClamp = 0x1.fffp+1f;
+inline constexpr float kErfPieceMagic = 0x1.fffffep+22f;
 
 // erfcx(a) = exp(a^2) erfc(a) = P(a)/Q(a) for a in [0, +inf) (checked up to 2^128); rational minimax
 // of relative error, degrees 6/7 (a P(a)/Q(a) tends to P[6]/Q[7], 1/sqrt(pi) up to the error), P(0) = Q(0) = 1.
@@ -68,14 +107,13 @@ ACCELMATH_COEFFS std::array<double, 8> kErfcxDen() {  // Q
 // Constants: the binary64 values nearest the exact ones.
 // 1/sqrt(2).
 inline constexpr double kErfRsqrt2 = 0x1.6a09e667f3bcdp-1;
-// erf's clamp: erf(kErfOneX) rounds to 1, as erf(x) does from x = 3.9192059 on.
-inline constexpr double kErfOneX = 0x1.f800000000000p+1;
 // erfc(x) < 2^-150 from here; the last non-zero float32 result is at x = 10.0541945.
 inline constexpr double kErfcClamp = 0x1.5000000000000p+3;
 // normcdf(-x) < 2^-150 from here; the last non-zero is at x = -14.1701851.
 inline constexpr double kNormcdfClamp = 0x1.dc00000000000p+3;
 // x^2 clamp of erfcx(x < 0): +inf for every x clamped; the last finite is at x = -9.38241386.
 inline constexpr double kErfcxExpClamp = 0x1.9000000000000p+6;
+// erf(x) rounds to 1 from x = 3.9192059 on;
 // normcdf(x) rounds to 1 from x = 5.41998339 on;
 // erfc(x) rounds to 2 from x = -3.8325069 down.
 

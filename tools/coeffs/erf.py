@@ -5,13 +5,17 @@ erfcx, normcdf; src/kernels/erf-inl.h).
     python3 tools/coeffs/erf.py > src/kernels/erf_coeffs.h
 
 Needs mpmath only. Deterministic (a CTest checks that the committed header is what this prints).
-All kernels run in binary64 lanes. Two rational approximations, each a minimax fit of relative error
-(rational Remez exchange on a dense grid, started from Loeb's iterated weighted least squares; both
-written below), and one polynomial:
+erf runs in float32 lanes, the others in binary64 lanes.
 
-  kErfNum/kErfDen   erf(x) = x P(z)/Q(z), z = x^2 in [0, kErfOneX^2], P, Q of degree 7, Q(0) = 1.
-                    The kernel clamps x to +-kErfOneX, where erf rounds to +-1 (asserted below: at
-                    least 2^-29 from the tie), as it does for every float beyond.
+  kErfPiece*        erf(x): eight pieces of [0, 4), each a degree-6 polynomial with float32
+                    coefficients (Chebyshev interpolants, then rounded; the constant term of the
+                    pieces away from 0 kept as two floats): piece 0 is erf(a) = a + a P(a^2) on
+                    [0, 1/2], piece k = 1..7 is erf(a) = erf(x_k) + t P_k(t), t = a - x_k, on
+                    [k/2, k/2 + 1/2], erf(x_k) as two floats. The error printed is that of the
+                    rounded tables in exact arithmetic (asserted below 1/32 of an ulp of the result).
+One rational approximation, a minimax fit of relative error (rational Remez exchange on a dense
+grid, started from Loeb's iterated weighted least squares; both written below):
+
   kErfcxNum/Den     erfcx(a) = exp(a^2) erfc(a) = P(a)/Q(a) for every a >= 0 up to +inf: P of degree 6,
                     Q of degree 7 (so that a P/Q tends to a constant, 1/sqrt(pi) up to the fit's
                     error), P(0) = Q(0) = 1 (erfcx(0) = 1 exactly). Fitted in t = a/(a + 3) on
@@ -19,8 +23,8 @@ written below), and one polynomial:
                     Every coefficient is positive: no cancellation in either polynomial.
   (e^(+-x^2) is ExpFinite64 of the exp/log family: tools/coeffs/exp_log.py.)
 
-Every error printed in the header is that of the coefficients as rounded to binary64, evaluated
-exactly, on a grid denser than the fit's. Thresholds (the largest/smallest float32 where a result
+Every error printed in the header is that of the coefficients as rounded (to binary64, float32 for
+erf), evaluated exactly, on a grid denser than the fit's. Thresholds (the largest/smallest float32 where a result
 stops being finite/non-zero/below 1) are computed here for the kernels' comments and clamps.
 """
 import struct
@@ -151,6 +155,12 @@ def f32(x):
         return +mp.mpf(x)
 
 
+def hexf(x):
+    """x (a float32 value) as a C float hex literal."""
+    mant, exp = float(x).hex().split("p")
+    return mant.rstrip("0").rstrip(".") + "p" + exp + "f"
+
+
 def _key(x):
     """float32 x (mpf) as an integer ordered like the floats."""
     b = struct.unpack("<I", struct.pack("<f", float(x)))[0]
@@ -181,10 +191,8 @@ FLT_MAX = (2 - mp.mpf(2) ** -23) * mp.mpf(2) ** 127
 OVERFLOW = mp.mpf(2) ** 128 - mp.mpf(2) ** 103  # from it on a result rounds to +inf
 ONE_MINUS_HALF_ULP = 1 - mp.mpf(2) ** -25       # from it on a result in (0.5, 1] rounds to 1
 
-# erf saturates: from kErfOneX on erf(x) >= 1 - 2^-25, which rounds to 1 (ties to even: 1).
-ERF_ONE_X = mp.mpf(3.9375)
-assert mp.erf(ERF_ONE_X) > 1 - mp.mpf(2) ** -25 * (1 - mp.mpf(2) ** -4)  # far from the tie at 1 - 2^-25
-ERF_FIRST_ONE = last_float(lambda x: mp.erf(x) >= ONE_MINUS_HALF_ULP, ERF_ONE_X, 3)
+# erf saturates: from ERF_FIRST_ONE on erf(x) >= 1 - 2^-25, which rounds to 1 (ties to even: 1).
+ERF_FIRST_ONE = last_float(lambda x: mp.erf(x) >= ONE_MINUS_HALF_ULP, 4, 3)
 # erfc and normcdf underflow: the arguments are clamped to these (the results there are below 2^-150).
 ERFC_CLAMP = mp.mpf(10.5)
 assert mp.erfc(ERFC_CLAMP) < TWO_M150 / 1e3
@@ -218,18 +226,93 @@ def lg(e):
     return mp.nstr(mp.log(e, 2), 4)
 
 
-# erf(x) = x P(z)/Q(z).
-z_hi = ERF_ONE_X ** 2
-zs = [z_hi * mp.mpf(i) / 1200 for i in range(1201)]
-p, q = rat_minimax(zs, [erf_over_x(z) for z in zs], 7, 7)
-p, q = rounded(p), rounded(q)
-err_erf = max(abs(ratval(p, q, z) / erf_over_x(z) - 1) for z in (z_hi * mp.mpf(i) / 4000 for i in range(4001)))
-assert err_erf < K_MAX_REL and all(v > 0 for v in p + q), err_erf
-emit(f"// erf(x) = x P(z)/Q(z), z = x^2 in [0, {mp.nstr(ERF_ONE_X, 5)}^2]; rational minimax of relative error,")
-emit("// degrees 7/7.")
-emit(f"// Max relative error: {mp.nstr(err_erf, 3)} (2^{lg(err_erf)}). Every coefficient positive.")
-table("kErfNum", p, "P")
-table("kErfDen", q, "Q, Q(0) = 1")
+# erf in float32 lanes: eight pieces of [0, 4), the row k of each table chosen per lane.
+#   k = 0, a = |x| in [0, 1/2]:      erf(a) = a + a P_0(a^2), P_0(w) ~ erf(sqrt w)/sqrt w - 1 on [0, 1/4];
+#   k = 1..7, a in [k/2, k/2 + 1/2]: erf(a) = hi_k + lo_k + t P_k(t), t = a - x_k (exact), x_k = k/2 + 1/4,
+#                                    hi_k + lo_k = erf(x_k) to 2^-48, P_k ~ (erf(x_k + t) - erf(x_k))/t
+#                                    on [-1/4, 1/4].
+# Each P_k has degree 6 (float32 coefficients; its constant term also as c0 + c0lo, two floats, for
+# k >= 1). The kernel reads k = round(2 max(min(a, clamp), 1/4) - 1/2) from the low bits of
+# 2 m + (2^23 - 1/2) (ties to even: a = 1/2 falls in piece 0), and a >= clamp gives 1.
+ERF_PIECES = 8
+ERF_DEGREE = 6
+ERF_CLAMP = mp.mpf(struct.unpack("<f", struct.pack("<I", 0x407FF800))[0])  # 3.99951171875
+assert 2 * ERF_CLAMP - mp.mpf(1) / 2 < ERF_PIECES - mp.mpf(1) / 2  # still piece 7
+# erf(clamp) rounds to 1, and not near the tie 1 - 2^-25: the polynomial's few 2^-30 cannot move it.
+assert 1 - mp.erf(ERF_CLAMP) < mp.mpf(2) ** -25 * mp.mpf(0.6)
+ERF_MAGIC = mp.mpf(2) ** 23 - mp.mpf(1) / 2
+
+
+def erf_piece(k):
+    """x_k, hi_k, lo_k, c0lo_k and the degree-6 coefficients of piece k (mpf, float32 values)."""
+    if k == 0:
+        c = [f32(v) for v in reversed(mp.chebyfit(lambda w: erf_over_x(w) - 1, [0, mp.mpf(1) / 4], ERF_DEGREE + 1))]
+        return mp.mpf(0), mp.mpf(0), mp.mpf(0), mp.mpf(0), c
+    xk = mp.mpf(k) / 2 + mp.mpf(1) / 4
+    e = mp.erf(xk)
+    hi = f32(e)
+    lo = f32(e - hi)
+
+    def g(t):
+        return 2 / mp.sqrt(mp.pi) * mp.exp(-xk * xk) if t == 0 else (mp.erf(xk + t) - e) / t
+
+    c = list(reversed(mp.chebyfit(g, [-mp.mpf(1) / 4, mp.mpf(1) / 4], ERF_DEGREE + 1)))
+    c0 = f32(c[0])
+    return xk, hi, lo, f32(c[0] - c0), [c0] + [f32(v) for v in c[1:]]
+
+
+ERF_ROWS = [erf_piece(k) for k in range(ERF_PIECES)]
+
+
+def erf_model(a, row):
+    """What the float32 tables give, evaluated exactly: the error of the approximation alone."""
+    xk, hi, lo, c0lo, c = row
+    if xk == 0:
+        return a + a * horner(c, a * a)
+    t = a - xk
+    return hi + lo + t * (horner(c, t) + c0lo)
+
+
+def erf_piece_error(k):
+    """Max |model - erf| over piece k, in units of 2^-24 (the ulp of erf in [1/2, 1)) for k >= 1,
+    relative to erf (in 2^-24) for k = 0."""
+    lo, hi = (mp.mpf(0), mp.mpf(1) / 2) if k == 0 else (mp.mpf(k) / 2, min(mp.mpf(k) / 2 + mp.mpf(1) / 2, ERF_CLAMP))
+    worst = mp.mpf(0)
+    for i in range(601):
+        a = lo + (hi - lo) * i / 600
+        if a == 0:
+            continue
+        err = abs(erf_model(a, ERF_ROWS[k]) - mp.erf(a))
+        worst = max(worst, err / mp.erf(a) if k == 0 else err)
+    return worst * mp.mpf(2) ** 24
+
+
+ERF_ERRORS = [erf_piece_error(k) for k in range(ERF_PIECES)]
+assert max(ERF_ERRORS) < mp.mpf(2) ** -5, ERF_ERRORS  # below 1/32 ulp: the rest is float32 rounding
+
+
+def ftable(name, vals, what):
+    emit(f"ACCELMATH_COEFFS std::array<float, {len(vals)}> {name}() {{  // {what}")
+    emit("  return {{")
+    emit(",\n".join("      " + ", ".join(hexf(v) for v in vals[i:i + 4]) for i in range(0, len(vals), 4)) + "}};")
+    emit("}")
+
+
+emit("// erf in float32 lanes, eight pieces of [0, 4) (row k of each table; see tools/coeffs/erf.py):")
+emit("//   k = 0, |x| <= 1/2:  erf = a + a P_0(a^2);  k >= 1, |x| in [k/2, k/2 + 1/2]: erf = hi + lo + t P_k(t),")
+emit("//   t = a - x_k. P_k of degree 6; its constant term is c0 + c0lo (c0lo = 0 in row 0).")
+emit("// Approximation error of the rounded tables (exact arithmetic), per piece, in 2^-24 (relative for")
+emit("// k = 0): " + ", ".join(mp.nstr(e, 2) for e in ERF_ERRORS) + ".")
+ftable("kErfPieceX", [r[0] for r in ERF_ROWS], "x_k")
+ftable("kErfPieceHi", [r[1] for r in ERF_ROWS], "hi_k (row 0 unused: the kernel adds a)")
+ftable("kErfPieceLo", [r[2] for r in ERF_ROWS], "lo_k")
+ftable("kErfPieceC0Lo", [r[3] for r in ERF_ROWS], "c0lo_k")
+for j in range(ERF_DEGREE + 1):
+    ftable(f"kErfPieceC{j}", [r[4][j] for r in ERF_ROWS], f"coefficient {j} of P_k")
+emit(f"// Clamp of |x| (still piece 7; erf there is 1 - {mp.nstr(1 - mp.erf(ERF_CLAMP), 3)}, which rounds to 1)")
+emit(f"// and 2^23 - 1/2: the low bits of 2 m + kErfPieceMagic are round(2 m - 1/2).")
+emit(f"inline constexpr float kErfPieceClamp = {hexf(ERF_CLAMP)};")
+emit(f"inline constexpr float kErfPieceMagic = {hexf(ERF_MAGIC)};")
 emit("")
 
 # erfcx(a) = P(a)/Q(a), a in [0, inf).
@@ -251,8 +334,6 @@ emit("")
 
 CONSTS = [
     ("kErfRsqrt2", 1 / mp.sqrt(2), "1/sqrt(2)"),
-    ("kErfOneX", ERF_ONE_X,
-     f"erf's clamp: erf(kErfOneX) rounds to 1, as erf(x) does from x = {mp.nstr(ERF_FIRST_ONE, 9)} on"),
     ("kErfcClamp", ERFC_CLAMP,
      f"erfc(x) < 2^-150 from here; the last non-zero float32 result is at x = {mp.nstr(ERFC_LAST, 9)}"),
     ("kNormcdfClamp", NORMCDF_CLAMP,
@@ -264,6 +345,7 @@ emit("// Constants: the binary64 values nearest the exact ones.")
 for name, v, what in CONSTS:
     emit(f"// {what}.")
     emit(f"inline constexpr double {name} = {hexd(v)};")
+emit(f"// erf(x) rounds to 1 from x = {mp.nstr(ERF_FIRST_ONE, 9)} on;")
 emit(f"// normcdf(x) rounds to 1 from x = {mp.nstr(NORMCDF_FIRST_ONE, 9)} on;")
 emit(f"// erfc(x) rounds to 2 from x = -{mp.nstr(ERFC_FIRST_TWO, 9)} down.")
 emit("")

@@ -8,8 +8,10 @@
 //     second). SumOfSquares rows call `kernel(d, s)` with a row's sum of squares. Split rows have
 //     three parts, kernel##IsCommon (a mask), kernel##Common and kernel##Rare; on one vector they
 //     give IfThenElse(IsCommon, Common, Rare), skipping a region no lane needs (a whole-vector test,
-//     never per lane: each lane's value is the same pure function either way). The array driver of
-//     a Split row instead compacts the rare lanes (src/drivers/split-inl.h), with the same bits.
+//     never per lane: each lane's value is the same pure function either way). In an F32 Split row
+//     IsCommon and Common take float32 lanes and Rare binary64 lanes (SplitRare widens the input and
+//     rounds the result once). The array driver of a Split row instead compacts the rare lanes
+//     (src/drivers/split-inl.h), with the same bits.
 //   EvalShape<E, S>(k, de, store, x...): one vector of each input of a row of shape S, as stored
 //     (float32 lanes, or int32 lanes for ldexp's n, as many as the evaluation lanes `de` hold),
 //     through the kernel: inputs converted exactly to the evaluation lanes (float32 widened to
@@ -34,12 +36,24 @@
 
 namespace accelmath::ACCELMATH_KNS {
 
+// The rare part of a Split row: in the lanes given (binary64, F64 rows), or, for float32 lanes (F32
+// rows: the common part in float32, the rare part in binary64), widened, evaluated and rounded once.
+template <class K, class D, class V>
+ACCELMATH_KERNEL V SplitRare(const K& k, D d, V x) {
+  if constexpr (sizeof(TFromD<D>) == 4) {
+    const Rebind<double, D> dd;
+    return DemoteTo(d, k.Rare(dd, PromoteTo(dd, x)));
+  } else {
+    return k.Rare(d, x);
+  }
+}
+
 template <class K, class D, class V>
 ACCELMATH_KERNEL V SplitEval(const K& k, D d, V x) {
   const auto c = k.IsCommon(d, x);
   if (AllTrue(d, c)) return k.Common(d, x);
-  if (AllFalse(d, c)) return k.Rare(d, x);
-  return IfThenElse(c, k.Common(d, x), k.Rare(d, x));
+  if (AllFalse(d, c)) return SplitRare(k, d, x);
+  return IfThenElse(c, k.Common(d, x), SplitRare(k, d, x));
 }
 
 // An input of element type T, as loaded, in the evaluation lanes of `de`: float32 as it is (F32

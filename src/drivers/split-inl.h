@@ -7,7 +7,9 @@
 // the common values (the inputs are kept because the common pass may have overwritten them: dst ==
 // src). The same per-lane functions as SplitEval
 // (drivers/eval-inl.h), so the same bits as the scalar lane. The partial last vector uses masked
-// loads and stores, so nothing past n is touched. binary64 evaluation only (every row so far).
+// loads and stores, so nothing past n is touched. F64 rows evaluate both parts in binary64 lanes;
+// F32 rows (erfinv, erfcinv) the common part in float32 lanes, all of a target's lanes at a time,
+// and the rare part in binary64 (SplitUnaryF32).
 // Per vector of the common pass the bookkeeping is two compresses (index and input vectors: a
 // register compress where the target has one, else a table lookup), two stores and one add. Two vectors with
 // no common lane at all (most of them, for tail-heavy inputs) go to the rare formula directly.
@@ -45,6 +47,19 @@ constexpr auto kCompress4x32 = [] {
   }
   return t;
 }();
+// The same for 8 x int32 (F32 rows: a mask of the 8 float32 lanes of an AVX2 vector), 8 KiB.
+constexpr auto kCompress8x32 = [] {
+  std::array<int32_t, 256 * 8> t{};
+  for (int32_t m = 0; m < 256; ++m) {
+    int32_t pos = 0;
+    for (int32_t pass = 0; pass < 2; ++pass) {
+      for (int32_t l = 0; l < 8; ++l) {
+        if (((m >> l) & 1) == (pass == 0 ? 1 : 0)) t[m * 8 + pos++] = l;
+      }
+    }
+  }
+  return t;
+}();
 #endif
 
 // Appends the lanes of the int32 vector `idx` and of the float32 vector `x` selected by `take` (a
@@ -67,9 +82,75 @@ HWY_INLINE size_t Append(DD dd, DI di, DF df, M take, VI idx, VF x, int32_t* HWY
   return CountTrue(dd, take);
 }
 
-template <Eval E, class K>
-HWY_INLINE void SplitUnary(const K& k, const float* src, float* dst, size_t n) {
-  static_assert(E == Eval::kF64, "the split driver evaluates in binary64 lanes");
+// Append for a mask of float32 lanes (F32 rows): the lanes of `idx` and `x` selected by `take`.
+// AVX2: a table lookup (kCompress8x32); elsewhere a register compress (AVX-512) or Highway's
+// generic one.
+template <class DF, class DI, class M, class VI, class VF>
+HWY_INLINE size_t AppendF(DF df, DI di, M take, VI idx, VF x, int32_t* HWY_RESTRICT out_i, float* HWY_RESTRICT out_x) {
+  uint8_t bits[8] = {};
+  StoreMaskBits(df, take, bits);
+#if HWY_TARGET == HWY_AVX2
+  const auto perm = LoadU(di, kCompress8x32.data() + 8 * bits[0]);
+  StoreU(TableLookupLanes(idx, IndicesFromVec(di, perm)), di, out_i);
+  StoreU(TableLookupLanes(x, IndicesFromVec(df, perm)), df, out_x);
+#else
+  StoreU(CompressBits(idx, bits), di, out_i);
+  StoreU(CompressBits(x, bits), df, out_x);
+#endif
+  return CountTrue(df, take);
+}
+
+// F32 Split rows: IsCommon and Common on float32 vectors (all the lanes of the target), the rare
+// lanes compacted as above and evaluated in binary64 (Rare), rounded once.
+template <class K>
+HWY_INLINE void SplitUnaryF32(const K& k, const float* src, float* dst, size_t n) {
+  const ScalableTag<float> df;
+  const RebindToSigned<decltype(df)> di;
+  const ScalableTag<double> dd;
+  const Rebind<float, decltype(dd)> dh;  // the float32 inputs of one binary64 vector
+  const size_t N = Lanes(df);
+  const size_t NH = Lanes(dd);
+  constexpr size_t kBlock = 512;
+  constexpr size_t kSlack = HWY_MAX_BYTES / sizeof(float);  // appends write whole vectors
+  HWY_ALIGN int32_t rare_i[kBlock + kSlack];
+  HWY_ALIGN float rare_x[kBlock + kSlack];
+  HWY_ALIGN float rare_y[kBlock + kSlack];
+  const auto rare = [&](const float* from, float* to) HWY_ATTR {
+    StoreU(DemoteTo(dh, k.Rare(dd, PromoteTo(dd, LoadU(dh, from)))), dh, to);
+  };
+  const auto iota = Iota(di, 0);
+  const auto step = Set(di, static_cast<int32_t>(N));
+  for (size_t b = 0; b < n; b += kBlock) {
+    const size_t m = HWY_MIN(kBlock, n - b);
+    size_t nr = 0;
+    size_t i = 0;
+    auto idx = iota;
+    for (; i + N <= m; i += N, idx = Add(idx, step)) {
+      const auto f = LoadU(df, src + b + i);
+      const auto c = k.IsCommon(df, f);
+      if (AllFalse(df, c)) {  // every lane rare (tail-heavy inputs): no compaction
+        for (size_t h = 0; h < N; h += NH) rare(src + b + i + h, dst + b + i + h);
+        continue;
+      }
+      StoreU(k.Common(df, f), df, dst + b + i);
+      nr += AppendF(df, di, Not(c), idx, f, rare_i + nr, rare_x + nr);
+    }
+    if (i < m) {  // the partial last vector
+      const size_t r = m - i;
+      const auto live = FirstN(df, r);
+      const auto f = MaskedLoad(live, df, src + b + i);
+      BlendedStore(k.Common(df, f), live, df, dst + b + i);
+      nr += AppendF(df, di, AndNot(k.IsCommon(df, f), live), idx, f, rare_i + nr, rare_x + nr);
+    }
+    StoreU(Zero(df), df, rare_x + nr);  // the last rare vector's lanes past nr: 0, not stale
+    for (size_t j = 0; j < nr; j += NH) rare(rare_x + j, rare_y + j);
+    for (size_t j = 0; j < nr; ++j) dst[b + static_cast<size_t>(rare_i[j])] = rare_y[j];
+  }
+}
+
+// F64 Split rows: both parts in binary64 lanes.
+template <class K>
+HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n) {
   const ScalableTag<double> dd;
   const Rebind<float, decltype(dd)> df;
   const Rebind<int32_t, decltype(dd)> di;
@@ -119,6 +200,15 @@ HWY_INLINE void SplitUnary(const K& k, const float* src, float* dst, size_t n) {
       StoreU(DemoteTo(df, k.Rare(dd, PromoteTo(dd, LoadU(df, rare_x + j)))), df, rare_y + j);
     }
     for (size_t j = 0; j < nr; ++j) dst[b + static_cast<size_t>(rare_i[j])] = rare_y[j];
+  }
+}
+
+template <Eval E, class K>
+HWY_INLINE void SplitUnary(const K& k, const float* src, float* dst, size_t n) {
+  if constexpr (E == Eval::kF32) {
+    SplitUnaryF32(k, src, dst, n);
+  } else {
+    SplitUnaryF64(k, src, dst, n);
   }
 }
 

@@ -72,7 +72,7 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcxPositive(D d, V a) {
 }  // namespace erf_impl
 
 // erf(x) in float32 lanes (the only member that is not in binary64): a = |x| in eight pieces of
-// [0, 4), the row k of each table read by one register permute (exp_log_impl::LookupF; tables and
+// [0, 4), the row k of each table read by one register permute (LookupF, common-inl.h; tables and
 // their errors: kErfPiece* of erf_coeffs.h, tools/coeffs/erf.py):
 //   k = round(2 max(min(a, 3.9995), 1/4) - 1/2), from the low bits of 2 m + (2^23 - 1/2) (ties to
 //     even put a = 1/2 in piece 0); a NaN lane still gets a row (the bits are masked to 0..7);
@@ -91,8 +91,6 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcxPositive(D d, V a) {
 // Measured: see docs/accuracy.md (`accelmath sweep erf --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erf(D d, V x) {
-  using exp_log_impl::LookupF;
-  using exp_log_impl::Twice8;
   static constexpr std::array<float, 16> kX = Twice8(coeffs::kErfPieceX());
   static constexpr std::array<float, 16> kHi = Twice8(coeffs::kErfPieceHi());
   static constexpr std::array<float, 16> kLo = Twice8(coeffs::kErfPieceLo());

@@ -44,51 +44,6 @@ namespace accelmath::ACCELMATH_KNS {
 
 namespace exp_log_impl {
 
-// ---- table lookup ----------------------------------------------------------------------------
-#if defined(HWY_TARGET) && defined(HWY_AVX3) && \
-    (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || (defined(HWY_AVX3_ZEN4) && HWY_TARGET == HWY_AVX3_ZEN4) || \
-     (defined(HWY_AVX3_SPR) && HWY_TARGET == HWY_AVX3_SPR))
-#define ACCELMATH_EXP_LOG_PERMUTE16 1
-#endif
-// t[idx mod 2^kBits] in every lane of a float32 vector (kBits = 3 or 4; idx: unsigned 32-bit lanes,
-// only the low kBits bits count; t: 16 entries, an 8-entry table repeated twice): one vpermps on
-// AVX-512 (which reads 4 index bits); on AVX2 one vpermps (3 bits) for 8 entries, two and a blend
-// on bit 3 for 16; an array read on the scalar lane. The same entries, hence the same bits.
-template <int kBits, class D, class VU>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE auto LookupF(D d, const std::array<float, 16>& t, VU idx) {
-  static_assert(kBits == 3 || kBits == 4);
-#ifdef ACCELMATH_EXP_LOG_PERMUTE16
-  if constexpr (std::is_same_v<decltype(Zero(d)), hwy::HWY_NAMESPACE::Vec512<float>>) {
-    return decltype(Zero(d)){_mm512_permutexvar_ps(idx.raw, LoadU(d, t.data()).raw)};
-  } else  // NOLINT
-#endif
-#if defined(HWY_TARGET) && defined(HWY_AVX2) && HWY_TARGET == HWY_AVX2
-  if constexpr (std::is_same_v<decltype(Zero(d)), hwy::HWY_NAMESPACE::Vec256<float>>) {
-    const __m256 lo = _mm256_permutevar8x32_ps(LoadU(d, t.data()).raw, idx.raw);
-    if constexpr (kBits == 3) {
-      return decltype(Zero(d)){lo};
-    } else {
-      const __m256 hi = _mm256_permutevar8x32_ps(LoadU(d, t.data() + 8).raw, idx.raw);
-      const __m256 bit3 = _mm256_castsi256_ps(_mm256_slli_epi32(idx.raw, 28));  // sign bit = idx bit 3
-      return decltype(Zero(d)){_mm256_blendv_ps(lo, hi, bit3)};
-    }
-  } else  // NOLINT
-#endif
-  {
-    const RebindToUnsigned<D> du;
-    const RebindToSigned<D> di;
-    return GatherIndex(d, t.data(), BitCast(di, And(idx, Set(du, uint32_t{(1u << kBits) - 1}))));
-  }
-}
-#undef ACCELMATH_EXP_LOG_PERMUTE16
-
-// An 8-entry table repeated twice (the 16-entry form LookupF<3> reads).
-constexpr std::array<float, 16> Twice8(const std::array<float, 8>& t) {
-  std::array<float, 16> r{};
-  for (int i = 0; i < 16; ++i) r[i] = t[i & 7];
-  return r;
-}
-
 // ---- exp family ------------------------------------------------------------------------------
 // Expm1's reduction (binary64 lanes): x = k ln2 + r, kd = x log2(e) + 1.5 2^52 rounds x log2(e) to
 // the nearest integer k (ties to even), held in kd's low mantissa bits (two's complement);

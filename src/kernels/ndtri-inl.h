@@ -164,25 +164,67 @@ ACCELMATH_KERNEL V NdtriTaskbook(D d, V p) {
   return NdtriSpecials(d, p, x);
 }
 
-// erfinv(x) = ndtri((1 + x)/2)/sqrt 2 and erfcinv(y) = erfinv(1 - y) = -ndtri(y/2)/sqrt 2, on the
-// same pieces as ndtri (Split rows; binary64 lanes, one rounding to float32 at the end):
-//   Centre, |u| <= 0.85 (erfinv: u = x; erfcinv: u = 1 - y, exact): u E(u^2 - shift), E = P/sqrt 2
-//     (ndtri's centre polynomial, rel. error 3.2e-10). erfinv is odd (+-0 -> +-0).
+// erfinv and erfcinv (Split rows, eval F32): the centre, |u| < 15/16 (erfinv: u = x; erfcinv:
+// u = 1 - y), in float32 lanes (ErfinvCentreF); the tails and every special value in binary64
+// lanes (ErfinvRare, ErfcinvRare: the driver widens those lanes, and rounds their results once).
 //   Tails: t = (1 - |x|)/2 (erfinv) or min(y, 2 - y)/2 (erfcinv), both exact in binary64 (t is
 //     2^-25 at least for erfinv, 2^-150 for erfcinv at y = 2^-149: normal in binary64); the value
-//     is NdtriTail(t)/sqrt 2, with the sign of x (erfinv), negative for y > 1 (erfcinv).
+//     is NdtriTail(t)/sqrt 2 (t < 1/32 <= 0.075: its domain), with the sign of x (erfinv), negative
+//     for y > 1 (erfcinv).
 //   Special values: erfinv(+-1) = +-inf, erfcinv(+-0) = +inf, erfcinv(2) = -inf; NaN outside the
 //     domain (canonical NaN) and for a NaN input (that NaN, quieted).
-// Measured over every float32 input (`accelmath sweep erfinv`, `accelmath sweep erfcinv`):
-//   erfinv  max 0.504880 ulp at x = 0.834178388 (the centre); 99.923303% correctly rounded;
-//   erfcinv max 0.504880 ulp at y = 0.165821612 (= 1 - 0.834178388); 99.996833% correctly rounded.
+// Measured over every float32 input: docs/accuracy.md (`accelmath sweep erfinv`, `... erfcinv`).
+//
+// ErfinvCentreF<kDelta>(a, delta) = erfinv(a + delta) for a in [0, 15/16) (float32 lanes); delta is
+// erfcinv's low part (|delta| <= 2^-25; kDelta = false: erfinv, delta unused). Row k of the tables
+// (kErfinvPiece*, tools/coeffs/ndtri.py) is (bits(v) >> 22) mod 8, v = (1 - 2^-24) - a: v's exponent
+// and top fraction bit. v is exact for a > 1/2 (Sterbenz); a <= 1/2 - 2^-24 gives v in [1/2, 1)
+// however rounded, rows 4 and 5: one piece ("low"; a <= 1/2 - 2^-24 exactly when v >= 1/2, so the
+// formula and the row always agree); a = 1/2 and 1/2 - 2^-25 go to the next piece, and every a < 15/16 has a row
+// of its own piece or of the next (each fit covers its piece widened by 2^-20). LookupF reads only the
+// low bits of the key, so no mask is needed.
+//   low rows: erfinv = a + a P(a^2) (t = a, z = a^2, hi = a; delta is 0 there);
+//   otherwise: erfinv = hi + lo + t P(t), t = (a - x_k) + delta (a - x_k exact: Sterbenz; the sum
+//     rounds by at most 2^-30, 0.04 ulp of the result through the slope), z = t;
+//   s = t c0 + z (t q + c0lo) + lo, q = c1 + c2 z + ... + c7 z^6, the slope c0 + c0lo as two floats,
+//   and erfinv = s + hi: |s| < |erfinv|/6, so s's rounding is at most 1/8 ulp of the result, the
+//   tables' error at most 0.06 ulp (printed in ndtri_coeffs.h), then one final rounding.
+template <bool kDelta, class D, class V>
+ACCELMATH_KERNEL V ErfinvCentreF(D d, V a, V delta) {
+  static constexpr std::array<float, 16> kX = Twice8(coeffs::kErfinvPieceX());
+  static constexpr std::array<float, 16> kHi = Twice8(coeffs::kErfinvPieceHi());
+  static constexpr std::array<float, 16> kLo = Twice8(coeffs::kErfinvPieceLo());
+  static constexpr std::array<float, 16> kC0Lo = Twice8(coeffs::kErfinvPieceC0Lo());
+  static constexpr auto kPoly = coeffs::kErfinvPiecePoly();
+  static constexpr std::array<float, 16> kC0 = Twice8(kPoly[0]), kC1 = Twice8(kPoly[1]), kC2 = Twice8(kPoly[2]),
+                                         kC3 = Twice8(kPoly[3]), kC4 = Twice8(kPoly[4]), kC5 = Twice8(kPoly[5]),
+                                         kC6 = Twice8(kPoly[6]), kC7 = Twice8(kPoly[7]);
+  static_assert(kPoly.size() == 8, "degree 7");
+  const RebindToUnsigned<D> du;
+  const auto k = ShiftRight<22>(BitCast(du, Sub(Set(d, 0x1.fffffep-1f), a)));
+  const auto low = Le(a, Set(d, 0x1.fffffcp-2f));  // rows 4 and 5: v >= 1/2, that is a <= 1/2 - 2^-24
+  V t = Sub(a, LookupF<3>(d, kX, k));
+  if constexpr (kDelta) t = Add(t, delta);
+  const V z = IfThenElse(low, Mul(a, a), t);
+  V q = MulAdd(LookupF<3>(d, kC7, k), z, LookupF<3>(d, kC6, k));
+  q = MulAdd(q, z, LookupF<3>(d, kC5, k));
+  q = MulAdd(q, z, LookupF<3>(d, kC4, k));
+  q = MulAdd(q, z, LookupF<3>(d, kC3, k));
+  q = MulAdd(q, z, LookupF<3>(d, kC2, k));
+  q = MulAdd(q, z, LookupF<3>(d, kC1, k));
+  const V u = MulAdd(z, MulAdd(t, q, LookupF<3>(d, kC0Lo, k)), LookupF<3>(d, kLo, k));
+  const V s = MulAdd(t, LookupF<3>(d, kC0, k), u);
+  return Add(s, IfThenElse(low, a, LookupF<3>(d, kHi, k)));
+}
+
+// erfinv: odd, the centre for |x| < 15/16 (NaN fails the test and goes to the rare lanes).
 template <class D, class V>
 ACCELMATH_KERNEL auto ErfinvIsCommon(D d, V x) {
-  return Le(Abs(x), Set(d, 0.85));
+  return Lt(Abs(x), Set(d, 0.9375f));
 }
 template <class D, class V>
 ACCELMATH_KERNEL V ErfinvCommon(D d, V x) {
-  return Mul(x, NdtriCentrePoly(d, MulSub(x, x, Set(d, coeffs::kNdtriCentreShift)), coeffs::kErfinvCentre()));
+  return WithSign(d, ErfinvCentreF<false>(d, Abs(x), x), SignOf(d, x));
 }
 template <class D, class V>
 ACCELMATH_KERNEL V ErfinvRare(D d, V x) {
@@ -198,14 +240,20 @@ ACCELMATH_KERNEL V ErfinvRare(D d, V x) {
   return KeepNaN(x, IfThenElse(Lt(ax, one), r, special));
 }
 
+// erfcinv(y) = erfinv(u), u = 1 - y = uh + ul exactly (Fast2Sum: uh = 1 - y rounded, ul = (1 - uh) -
+// y, both steps exact; ul = 0 for y >= 1/2, and for every y whose |uh| takes a low row: y = 1/2 -
+// 2^-25 gives uh = 1/2, which goes to the next piece, where t carries ul), centre for |uh| < 15/16,
+// with the sign of uh (erfcinv(1) = +0).
 template <class D, class V>
 ACCELMATH_KERNEL auto ErfcinvIsCommon(D d, V y) {
-  return Le(Abs(Sub(Set(d, 1.0), y)), Set(d, 0.85));
+  return Lt(Abs(Sub(Set(d, 1.0f), y)), Set(d, 0.9375f));
 }
 template <class D, class V>
 ACCELMATH_KERNEL V ErfcinvCommon(D d, V y) {
-  const V u = Sub(Set(d, 1.0), y);
-  return Mul(u, NdtriCentrePoly(d, MulSub(u, u, Set(d, coeffs::kNdtriCentreShift)), coeffs::kErfinvCentre()));
+  const V one = Set(d, 1.0f);
+  const V uh = Sub(one, y);
+  const V ul = Sub(Sub(one, uh), y);
+  return WithSign(d, ErfinvCentreF<true>(d, Abs(uh), ul), SignOf(d, uh));
 }
 template <class D, class V>
 ACCELMATH_KERNEL V ErfcinvRare(D d, V y) {

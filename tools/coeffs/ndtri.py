@@ -8,13 +8,15 @@ checks that the committed header is what this script prints).
 
 Tables
   kNdtriCentreQ     ndtri, |p - 1/2| <= 0.425: ndtri(p) = q * Q(q^2 - kNdtriCentreShiftQ), q = p - 1/2.
-  kErfinvCentre     erfinv and erfcinv, |u| <= 0.85: erfinv(u) = u * E(u^2 - kNdtriCentreShift).
-                    Both from one fit: P, the Chebyshev interpolant (degree 15) of
+  kErfinvPiece*     erfinv and erfcinv, |u| < 15/16, in float32 lanes: seven pieces of polynomials
+                    of degree 7 with float32 coefficients (Chebyshev interpolants, rounded), one
+                    for |u| <= 1/2 in u^2 and six in u - x_k (the section below says how a row is
+                    chosen); the error of each with its rounded values is printed and asserted.
+  kNdtriCentreQ:    P, the Chebyshev interpolant (degree 15) of
                     g(w) = sqrt(2) erfinv(sqrt w) / sqrt w on w in [0, 0.7225], in monomials of
                     y = w - shift (shift near the middle keeps |c_i y^i| small). With u = 2q,
                     u P(u^2 - shift) = q Q(q^2 - shift/4) for Q_i = 2 4^i P_i (exact powers of two:
-                    the same bits), and E_i = P_i / sqrt 2 (rounded from the exact Chebyshev
-                    coefficients). The max relative error is printed in the header and asserted.
+                    the same bits). The max relative error is printed in the header and asserted.
   kTailLogC,        the logarithm of the tails, ln t = k ln 2 + ln m (t = 2^k m, m in [1, 2)):
   kTailLogLnC,      j = the top 2 bits of m's fraction, c_j = 1/(1 + (j + 1/2)/4) rounded to
   kTailLog1p        20 bits, z = m c_j - 1 (one fma, exact), |z| <= 0.112; ln m = log1p(z) - ln c_j,
@@ -92,7 +94,6 @@ def g(w):
 cheb, _ = mp.chebyfit(lambda y: g(y + SHIFT), [-SHIFT, W - SHIFT], N_CENTRE, error=True)
 centre = [float(c) for c in reversed(cheb)]          # lowest degree first, rounded to double
 centre_q = [c * 2.0 * 4.0 ** i for i, c in enumerate(centre)]    # exact: powers of two
-centre_erf = [float(c / mp.sqrt(2)) for c in reversed(cheb)]
 
 
 def horner_mp(coeffs, x):
@@ -105,9 +106,6 @@ def horner_mp(coeffs, x):
 centre_err = max(abs(horner_mp(centre, mp.mpf(i) / 4000 * W - SHIFT) / g(mp.mpf(i) / 4000 * W) - 1)
                  for i in range(4001))
 assert centre_err < 1e-9, centre_err
-centre_erf_err = max(abs(horner_mp(centre_erf, mp.mpf(i) / 4000 * W - SHIFT) * mp.sqrt(2) / g(mp.mpf(i) / 4000 * W) - 1)
-                     for i in range(4001))
-assert centre_erf_err < 1e-9, centre_erf_err
 
 # --- tails: logarithm ------------------------------------------------------------------------
 
@@ -217,6 +215,63 @@ series = [d[k] / (2 * k + 1) * (mp.sqrt(mp.pi) / 2) ** (2 * k + 1) for k in rang
 u_edge = mp.mpf("0.85")
 series_err = abs(mp.sqrt(2) * u_edge * horner_mp(series, u_edge ** 2) / (mp.sqrt(2) * erfinv(u_edge)) - 1)
 
+# --- erfinv / erfcinv centre in float32 lanes ----------------------------------------------------
+# Row k of each table is read per lane by k = (bits(v) >> 22) mod 8, v = (1 - 2^-24) - a (exact for
+# a > 1/2), a = |u| < 15/16: v's exponent and the top bit of its fraction. Rows 4 and 5 (v in [1/2, 1),
+# that is a <= 1/2 - 2^-24) are one piece, erfinv(a) = a + a P(a^2), P(w) ~ erfinv(sqrt w)/sqrt w - 1 on
+# [0, 1/4]. Every other row is a piece [lo, hi] of a, erfinv = hi_k + lo_k + t P_k(t), t = a - x_k,
+# x_k its midpoint (exact), hi_k + lo_k = erfinv(x_k) to 2^-48, P_k ~ (erfinv(x_k + t) - erfinv(x_k))/t,
+# fitted on the piece widened by 2^-20 on each side (erfcinv adds its low part, below 2^-25, to t).
+ERFINV_DEGREE = 7
+ERFINV_P0_ROWS = (4, 5)
+ERFINV_PIECES = {0: (0.8125, 0.875), 1: (0.75, 0.8125), 2: (0.625, 0.75), 3: (0.5, 0.625),
+                 6: (0.90625, 0.9375), 7: (0.875, 0.90625)}
+ERFINV_WIDEN = mp.mpf(2) ** -20
+
+
+def erfinv_row(k):
+    if k in ERFINV_P0_ROWS:
+        def p0(w):
+            return mp.sqrt(mp.pi) / 2 - 1 if w == 0 else erfinv(mp.sqrt(w)) / mp.sqrt(w) - 1
+        c = [f32(v) for v in reversed(mp.chebyfit(p0, [0, mp.mpf(1) / 4 + ERFINV_WIDEN], ERFINV_DEGREE + 1))]
+        return 0.0, 0.0, 0.0, 0.0, c
+    lo, hi = ERFINV_PIECES[k]
+    xk = mp.mpf(lo + hi) / 2
+    assert f32(xk) == xk
+    e = erfinv(xk)
+
+    def g(t):
+        return mp.sqrt(mp.pi) / 2 * mp.exp(e * e) if t == 0 else (erfinv(xk + t) - e) / t
+
+    c = list(reversed(mp.chebyfit(g, [lo - xk - ERFINV_WIDEN, hi - xk + ERFINV_WIDEN], ERFINV_DEGREE + 1)))
+    e_hi = f32(e)
+    c0 = f32(c[0])
+    return float(xk), e_hi, f32(e - e_hi), f32(c[0] - c0), [c0] + [f32(v) for v in c[1:]]
+
+
+ERFINV_ROWS = [erfinv_row(k) for k in range(8)]
+
+
+def erfinv_row_err(k):
+    """Max relative error of row k's piece, its float32 values in exact arithmetic."""
+    xk, e_hi, e_lo, c0lo, c = [mp.mpf(v) for v in ERFINV_ROWS[k][:4]] + [[mp.mpf(v) for v in ERFINV_ROWS[k][4]]]
+    lo, hi = (mp.mpf(0), mp.mpf(1) / 2) if k in ERFINV_P0_ROWS else ERFINV_PIECES[k]
+    worst = mp.mpf(0)
+    for i in range(1, 801):
+        a = mp.mpf(lo) + (mp.mpf(hi) - lo) * i / 800
+        if k in ERFINV_P0_ROWS:
+            model = a + a * horner_mp(c, a * a)
+        else:
+            t = a - xk
+            model = e_hi + e_lo + t * (horner_mp(c, t) + c0lo)
+        worst = max(worst, abs(model / erfinv(a) - 1))
+    return worst
+
+
+ERFINV_ERR = [erfinv_row_err(k) for k in range(8)]
+assert max(ERFINV_ERR) < mp.mpf(2) ** -27.5, ERFINV_ERR  # under 0.09 ulp
+
+
 # --- log ------------------------------------------------------------------------------------
 log_f = [mp.mpf(2) / (2 * j + 1) for j in range(1, 5)]    # 2/3 .. 2/9  (float kernel)
 
@@ -241,10 +296,18 @@ emit(f"// Chebyshev interpolant of degree {N_CENTRE - 1}; max relative error (do
 emit(f"// ndtri: q Q(q^2 - kNdtriCentreShiftQ), q = p - 1/2, Q_i = 2 4^i P_i (exactly).\n")
 emit(f"inline constexpr double kNdtriCentreShiftQ = {hexd(SHIFT / 4)};\n")
 emit(arr("kNdtriCentreQ", "double", centre_q, hexd))
-emit(f"// erfinv, erfcinv: u E(u^2 - kNdtriCentreShift), E_i = P_i / sqrt 2 (rounded); max relative error "
-     f"{mp.nstr(centre_erf_err, 3)}.\n")
-emit(f"inline constexpr double kNdtriCentreShift = {hexd(SHIFT)};\n")
-emit(arr("kErfinvCentre", "double", centre_erf, hexd))
+emit(f"\n// erfinv, erfcinv centre in float32 lanes, a = |u| < 15/16: row k = (bits(v) >> 22) mod 8, v = (1 - 2^-24) - a;\n")
+emit(f"// rows {ERFINV_P0_ROWS}: a <= 1/2, erfinv = a + a P(a^2); the others: erfinv = hi + lo + t P(t), t = a - x_k.\n")
+emit(f"// P of degree {ERFINV_DEGREE}; c0 + c0lo its constant term (c0lo = 0 in the a <= 1/2 rows). Max relative error of\n")
+emit("// each row's piece with these float32 values in exact arithmetic: "
+     + ", ".join(mp.nstr(e, 3) for e in ERFINV_ERR) + ".\n")
+emit(arr("kErfinvPieceX", "float", [r[0] for r in ERFINV_ROWS], hexf))
+emit(arr("kErfinvPieceHi", "float", [r[1] for r in ERFINV_ROWS], hexf))
+emit(arr("kErfinvPieceLo", "float", [r[2] for r in ERFINV_ROWS], hexf))
+emit(arr("kErfinvPieceC0Lo", "float", [r[3] for r in ERFINV_ROWS], hexf))
+emit(f"ACCELMATH_COEFFS std::array<std::array<float, 8>, {ERFINV_DEGREE + 1}> kErfinvPiecePoly() {{\n  return {{{{\n")
+emit(",\n".join("      {{" + ", ".join(hexf(r[4][j]) for r in ERFINV_ROWS) + "}}" for j in range(ERFINV_DEGREE + 1))
+     + "}};\n}\n")
 emit(f"\n// Tails, ln t = k ln2 + log1p(z) - ln c_j, z = m c_j - 1 (t = 2^k m, j = top 2 bits of m's fraction;\n// entries 4..7 repeat 0..3).\n")
 emit(arr("kTailLogC", "double", LOG_C * 2, hexd))
 emit(arr("kTailLogLnC", "double", LOG_LNC * 2, hexd))

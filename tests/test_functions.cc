@@ -218,6 +218,44 @@ TEST(Functions, ScalarMatchesArrayOnEveryFloatOfOneBinadeAndItsNegatives) {
   }
 }
 
+// Arrays of 2^20 elements and more take the drivers' software-prefetch path (drivers/map-inl.h,
+// kPrefetchMin; the split driver too); it must give the same bits as the per-element function, up to
+// the last element (where the prefetches stop short of the end). Every row but Rows, random inputs.
+TEST(Functions, LargeArraysTakeThePrefetchPathWithTheSameBits) {
+  constexpr std::size_t kN = (std::size_t{1} << 20) + 45;
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> u(-100.0f, 100.0f);
+  std::uniform_int_distribution<std::int32_t> ni(-300, 300);
+  for (const auto& f : accelmath::functions()) {
+    if (f.shape == Shape::kRows) continue;
+    Operands o(f, kN, 0);
+    for (std::size_t k = 0; k < o.in.size(); ++k) {
+      for (std::size_t j = 0; j < kN; ++j) {
+        if (o.in[k].type() == ElementType::kI32) {
+          o.in[k].set(j, {0.0f, ni(rng)});
+        } else {
+          o.in[k].set(j, {u(rng), 0});
+        }
+      }
+    }
+    ASSERT_EQ(o.Run(), Status::kOk) << f.name;
+    std::size_t bad = 0, checked = 0;
+    for (std::size_t j = 0; j < kN; j += (j + 2048 < kN ? 61 : 1)) {
+      std::uint32_t s[2] = {0, 0};
+      void* out[2] = {&s[0], &s[1]};
+      const void* in[4];
+      for (std::size_t k = 0; k < o.in.size(); ++k) {
+        in[k] = static_cast<const unsigned char*>(o.in[k].data()) + j * o.in[k].elem();
+      }
+      f.run_scalar(out, in, 0);
+      for (std::size_t k = 0; k < o.out.size(); ++k) bad += o.out[k].bits(j) != s[k];
+      ++checked;
+    }
+    EXPECT_EQ(bad, 0u) << f.name;
+    EXPECT_GT(checked, kN / 61) << f.name;
+  }
+}
+
 // The SumOfSquares driver's documented order (drivers/sum_tree.h), checked through norm, whose
 // kernel is sqrt of the sum in binary64 rounded once: element j goes into partial j % 16 by fma, the
 // partials combine as p[i] + p[i + 8], then + 4, + 2, + 1; an infinite element wins over a NaN; an

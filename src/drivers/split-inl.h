@@ -20,6 +20,7 @@
 #define ACCELMATH_DRIVERS_SPLIT_INL_H_
 #endif
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include <array>
@@ -27,6 +28,7 @@
 
 #include "accelmath/registry.h"
 #include "backend/pair-inl.h"
+#include "drivers/map-inl.h"  // PrefetchInputs
 
 HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {
@@ -120,7 +122,9 @@ HWY_INLINE void SplitUnaryF32(const K& k, const float* src, float* dst, size_t n
   };
   const auto iota = Iota(di, 0);
   const auto step = Set(di, static_cast<int32_t>(N));
+  const void* const in_any[1] = {src};
   for (size_t b = 0; b < n; b += kBlock) {
+    PrefetchInputs<1>(in_any, b, kBlock, n);
     const size_t m = HWY_MIN(kBlock, n - b);
     size_t nr = 0;
     size_t i = 0;
@@ -160,9 +164,11 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
   HWY_ALIGN int32_t rare_i[kBlock + kSlack];
   HWY_ALIGN float rare_x[kBlock + kSlack];
   HWY_ALIGN float rare_y[kBlock + kSlack];
+  const void* const in_any[1] = {src};
   const auto iota = Iota(di, 0);
   const auto step = Set(di, static_cast<int32_t>(2 * N));
   for (size_t b = 0; b < n; b += kBlock) {
+    PrefetchInputs<1>(in_any, b, kBlock, n);
     const size_t m = HWY_MIN(kBlock, n - b);
     size_t nr = 0;
     size_t i = 0;

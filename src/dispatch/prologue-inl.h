@@ -12,6 +12,7 @@
 
 #include "accelmath/registry.h"
 #include "accelmath/scalar.h"
+#include "backend/prefetch.h"
 #include "dispatch/contract.h"
 #include "drivers/sum_tree.h"
 #include "kernels/kernel_api.h"

@@ -12,13 +12,14 @@
 #define ACCELMATH_DRIVERS_MAP_INL_H_
 #endif
 
-#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
 #include "accelmath/registry.h"
+#include "backend/prefetch.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {
@@ -75,22 +76,19 @@ HWY_INLINE void MapOne(const K& k, DE de, const void* const* src, void* const* d
   }
 }
 
-// Software prefetch of every input, kPrefetchElements elements (4 KiB) ahead of the `count` elements
-// at i, one per cache line, where they lie within the n elements (every input element is 4 bytes).
-// With the hardware prefetchers alone the drivers waited on memory at 16M elements (an AVX-512 Intel
-// Xeon, its AVX3 code and the AVX2 code forced there: docs/performance.md); unmeasured on other CPUs.
-constexpr size_t kPrefetchElements = 1024;
-constexpr size_t kPrefetchLine = 64;
-constexpr size_t kPrefetchChunk = 256;  // the map driver prefetches 1 KiB at a time (2N divides it)
-// Only from this many elements on (4 MiB per input; a loop-invariant flag in the map driver):
-// prefetching at every size cost 5-10% at 64K, in cache, with the AVX2 code (exp, erf, erfinv).
+// Software prefetch (backend/prefetch.h) of every input, 4 KiB ahead of the `count` elements at i,
+// for arrays of kPrefetchMin elements and more (4 MiB per input; every input element is 4 bytes):
+// prefetching at every size cost 5-10% at 64K, in cache, with the AVX2 code on the Xeon (exp, erf,
+// erfinv). The map driver requests kPrefetchChunk elements (1 KiB) at a time, behind a
+// loop-invariant flag; the split drivers one block at a time.
 constexpr size_t kPrefetchMin = size_t{1} << 20;
+constexpr size_t kPrefetchChunk = 256;  // 2N divides it
 template <int kIn>
 HWY_INLINE void PrefetchInputs(const void* const* in, size_t i, size_t count, size_t n) {
-  if (n < kPrefetchMin || i + kPrefetchElements + count > n) return;
+  if (n < kPrefetchMin) return;
   for (int k = 0; k < kIn; ++k) {
-    const char* p = static_cast<const char*>(in[k]) + 4 * (i + kPrefetchElements);
-    for (size_t o = 0; o < 4 * count; o += kPrefetchLine) hwy::Prefetch(p + o);
+    backend::PrefetchAhead(static_cast<const char*>(in[k]) + 4 * i, static_cast<int64_t>(4 * count),
+                           static_cast<int64_t>(4 * (n - i)));
   }
 }
 

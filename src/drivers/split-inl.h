@@ -20,7 +20,6 @@
 #define ACCELMATH_DRIVERS_SPLIT_INL_H_
 #endif
 
-#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include <array>
@@ -35,75 +34,51 @@ namespace accelmath::HWY_NAMESPACE {
 
 #if HWY_TARGET == HWY_AVX2
 // AVX2 has no compress instruction and Highway 1.0.3's CompressBits for 4 x int32 copies its
-// lookup table onto the stack on every call, so: our own table, built at compile time. Row m
-// (bit l set = lane l is wanted) lists the wanted lanes first, for TableLookupLanes on 4 x int32.
-constexpr auto kCompress4x32 = [] {
-  std::array<int32_t, 16 * 4> t{};
-  for (int32_t m = 0; m < 16; ++m) {
+// lookup table onto the stack on every call, so: our own tables, built at compile time. Row m of
+// kCompress<L> (bit l set = lane l is wanted) lists the wanted lanes first, for TableLookupLanes on
+// L x 32-bit lanes: L = 4 for the float32 inputs of a binary64 vector (F64 rows), L = 8 for a whole
+// float32 vector (F32 rows; 8 KiB).
+template <int32_t L>
+constexpr std::array<int32_t, (1 << L) * L> CompressTable() {
+  std::array<int32_t, (1 << L) * L> t{};
+  for (int32_t m = 0; m < (1 << L); ++m) {
     int32_t pos = 0;
     for (int32_t pass = 0; pass < 2; ++pass) {
-      for (int32_t l = 0; l < 4; ++l) {
-        if (((m >> l) & 1) == (pass == 0 ? 1 : 0)) t[m * 4 + pos++] = l;
+      for (int32_t l = 0; l < L; ++l) {
+        if (((m >> l) & 1) == (pass == 0 ? 1 : 0)) t[m * L + pos++] = l;
       }
     }
   }
   return t;
-}();
-// The same for 8 x int32 (F32 rows: a mask of the 8 float32 lanes of an AVX2 vector), 8 KiB.
-constexpr auto kCompress8x32 = [] {
-  std::array<int32_t, 256 * 8> t{};
-  for (int32_t m = 0; m < 256; ++m) {
-    int32_t pos = 0;
-    for (int32_t pass = 0; pass < 2; ++pass) {
-      for (int32_t l = 0; l < 8; ++l) {
-        if (((m >> l) & 1) == (pass == 0 ? 1 : 0)) t[m * 8 + pos++] = l;
-      }
-    }
-  }
-  return t;
-}();
+}
+template <int32_t L>
+inline constexpr auto kCompress = CompressTable<L>();
 #endif
 
 // Appends the lanes of the int32 vector `idx` and of the float32 vector `x` selected by `take` (a
-// mask of the binary64 lanes of `dd`) at `out_i` and `out_x`; returns how many. May write a whole
-// vector there, past the appended lanes. AVX2: a table lookup; AVX-512: a register compress
-// (CompressBits; never the compress-to-memory form, slow on some CPUs).
-template <class DD, class DI, class DF, class M, class VI, class VF>
-HWY_INLINE size_t Append(DD dd, DI di, DF df, M take, VI idx, VF x, int32_t* HWY_RESTRICT out_i,
+// mask of the lanes of `dm`: binary64 lanes for F64 rows, the float32 lanes of `df` for F32 rows;
+// as many lanes as idx and x) at `out_i` and `out_x`; returns how many. May write a whole vector
+// there, past the appended lanes. AVX2: a table lookup (kCompress); AVX-512: a register compress
+// (CompressBits; never the compress-to-memory form, slow on some CPUs); elsewhere Highway's.
+template <class DM, class DI, class DF, class M, class VI, class VF>
+HWY_INLINE size_t Append(DM dm, DI di, DF df, M take, VI idx, VF x, int32_t* HWY_RESTRICT out_i,
                          float* HWY_RESTRICT out_x) {
   uint8_t bits[8] = {};
-  StoreMaskBits(dd, take, bits);
+  StoreMaskBits(dm, take, bits);
 #if HWY_TARGET == HWY_AVX2
-  const auto perm = LoadU(di, kCompress4x32.data() + 4 * bits[0]);
+  constexpr int32_t L = static_cast<int32_t>(MaxLanes(DI()));
+  const auto perm = LoadU(di, kCompress<L>.data() + L * bits[0]);
   StoreU(TableLookupLanes(idx, IndicesFromVec(di, perm)), di, out_i);
   StoreU(TableLookupLanes(x, IndicesFromVec(df, perm)), df, out_x);
 #else
   StoreU(CompressBits(idx, bits), di, out_i);
   StoreU(CompressBits(x, bits), df, out_x);
 #endif
-  return CountTrue(dd, take);
-}
-
-// Append for a mask of float32 lanes (F32 rows): the lanes of `idx` and `x` selected by `take`.
-// AVX2: a table lookup (kCompress8x32); elsewhere a register compress (AVX-512) or Highway's
-// generic one.
-template <class DF, class DI, class M, class VI, class VF>
-HWY_INLINE size_t AppendF(DF df, DI di, M take, VI idx, VF x, int32_t* HWY_RESTRICT out_i, float* HWY_RESTRICT out_x) {
-  uint8_t bits[8] = {};
-  StoreMaskBits(df, take, bits);
-#if HWY_TARGET == HWY_AVX2
-  const auto perm = LoadU(di, kCompress8x32.data() + 8 * bits[0]);
-  StoreU(TableLookupLanes(idx, IndicesFromVec(di, perm)), di, out_i);
-  StoreU(TableLookupLanes(x, IndicesFromVec(df, perm)), df, out_x);
-#else
-  StoreU(CompressBits(idx, bits), di, out_i);
-  StoreU(CompressBits(x, bits), df, out_x);
-#endif
-  return CountTrue(df, take);
+  return CountTrue(dm, take);
 }
 
 // F32 Split rows: IsCommon and Common on float32 vectors (all the lanes of the target), the rare
-// lanes compacted as above and evaluated in binary64 (Rare), rounded once.
+// lanes compacted by Append and evaluated in binary64 (Rare), rounded once.
 template <class K>
 HWY_INLINE void SplitUnaryF32(const K& k, const float* src, float* dst, size_t n) {
   const ScalableTag<float> df;
@@ -137,14 +112,14 @@ HWY_INLINE void SplitUnaryF32(const K& k, const float* src, float* dst, size_t n
         continue;
       }
       StoreU(k.Common(df, f), df, dst + b + i);
-      nr += AppendF(df, di, Not(c), idx, f, rare_i + nr, rare_x + nr);
+      nr += Append(df, di, df, Not(c), idx, f, rare_i + nr, rare_x + nr);
     }
     if (i < m) {  // the partial last vector
       const size_t r = m - i;
       const auto live = FirstN(df, r);
       const auto f = MaskedLoad(live, df, src + b + i);
       BlendedStore(k.Common(df, f), live, df, dst + b + i);
-      nr += AppendF(df, di, AndNot(k.IsCommon(df, f), live), idx, f, rare_i + nr, rare_x + nr);
+      nr += Append(df, di, df, AndNot(k.IsCommon(df, f), live), idx, f, rare_i + nr, rare_x + nr);
     }
     StoreU(Zero(df), df, rare_x + nr);  // the last rare vector's lanes past nr: 0, not stale
     for (size_t j = 0; j < nr; j += NH) rare(rare_x + j, rare_y + j);

@@ -167,6 +167,39 @@ constexpr std::array<float, 16> Twice8(const std::array<float, 8>& t) {
   return r;
 }
 
+// Piecewise float32 polynomials, eight rows chosen per lane (erf, erfinv and erfcinv's centre): row k
+// of each table, 8-entry tables repeated twice for LookupF<3>. A row is either "low" (the piece at
+// 0: f(a) = a + a P(a^2)) or f(a) = hi + lo + t P(t), t = a - x_k; P of degree N - 1, its constant
+// term as two floats c[0] + c0lo (c0lo = 0 in the low rows).
+template <size_t N>
+struct PieceTables {
+  std::array<float, 16> x, hi, lo, c0lo;
+  std::array<std::array<float, 16>, N> c;
+};
+template <size_t N>
+constexpr PieceTables<N> MakePieceTables(const std::array<float, 8>& x, const std::array<float, 8>& hi,
+                                         const std::array<float, 8>& lo, const std::array<float, 8>& c0lo,
+                                         const std::array<std::array<float, 8>, N>& c) {
+  PieceTables<N> t{Twice8(x), Twice8(hi), Twice8(lo), Twice8(c0lo), {}};
+  for (size_t i = 0; i < N; ++i) t.c[i] = Twice8(c[i]);
+  return t;
+}
+
+// f(a) on row k (low: the lanes whose row is a low one), given t (a - x_k, plus whatever the caller
+// adds): z = a^2 in low rows, t elsewhere; q = c1 + c2 z + ... (Horner); s = t c0 + z (t q + c0lo) + lo
+// (three fmas: the largest part of s, t c0, rounded once); f = s + hi (hi = a in low rows). Where
+// |s| < |f|/4, s's rounding costs at most 1/8 ulp of f; the callers' comments give their bounds.
+template <size_t N, class D, class V, class VU, class M>
+ACCELMATH_KERNEL ACCELMATH_LOOKUP_INLINE V PieceValue(D d, const PieceTables<N>& tab, VU k, M low, V a, V t) {
+  static_assert(N >= 3);
+  const V z = IfThenElse(low, Mul(a, a), t);
+  V q = MulAdd(LookupF<3>(d, tab.c[N - 1], k), z, LookupF<3>(d, tab.c[N - 2], k));
+  for (size_t i = N - 2; i-- > 1;) q = MulAdd(q, z, LookupF<3>(d, tab.c[i], k));
+  const V u = MulAdd(z, MulAdd(t, q, LookupF<3>(d, tab.c0lo, k)), LookupF<3>(d, tab.lo, k));
+  const V s = MulAdd(t, LookupF<3>(d, tab.c[0], k), u);
+  return Add(s, IfThenElse(low, a, LookupF<3>(d, tab.hi, k)));
+}
+
 }  // namespace accelmath::ACCELMATH_KNS
 
 #endif  // ACCELMATH_KERNELS_COMMON_INL_H_ toggle

@@ -76,10 +76,9 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcxPositive(D d, V a) {
 // their errors: kErfPiece* of erf_coeffs.h, tools/coeffs/erf.py):
 //   k = round(2 max(min(a, 3.9995), 1/4) - 1/2), from the low bits of 2 m + (2^23 - 1/2) (ties to
 //     even put a = 1/2 in piece 0); a NaN lane still gets a row (the bits are masked to 0..7);
-//   t = a - x_k (exact: Sterbenz), z = a^2 in piece 0, t elsewhere, q = c1 + c2 z + ... + c6 z^5;
-//   s = t c0 + z (t q + c0lo) + lo = erf(a) - hi, |s| <= 0.22 (three fmas), then erf = s + hi
-//     (hi = a in piece 0: erf = a + a P_0(a^2), which keeps tiny and subnormal a exact to the
-//     rounding of a 2/sqrt(pi) - a).
+//   t = a - x_k (exact: Sterbenz), then PieceValue (common-inl.h): z = a^2 in piece 0, t elsewhere,
+//   s = t c0 + z (t q + c0lo) + lo = erf(a) - hi, |s| <= 0.22, erf = s + hi (hi = a in piece 0:
+//   erf = a + a P_0(a^2), which keeps tiny and subnormal a exact to the rounding of a 2/sqrt(pi) - a).
 // The product t c0, the largest part of s, is rounded once, with c0 + c0lo the exact slope to 2^-48:
 // the error is the final rounding (0.5 ulp) plus s's (|s| < 1/4: at most 1/8 ulp of the result)
 // plus the polynomial's (under 0.03 ulp). From |x| = 3.9995 on the result is 1 (erf there is
@@ -91,33 +90,15 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcxPositive(D d, V a) {
 // Measured: see docs/accuracy.md (`accelmath sweep erf --threads 2`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erf(D d, V x) {
-  static constexpr std::array<float, 16> kX = Twice8(coeffs::kErfPieceX());
-  static constexpr std::array<float, 16> kHi = Twice8(coeffs::kErfPieceHi());
-  static constexpr std::array<float, 16> kLo = Twice8(coeffs::kErfPieceLo());
-  static constexpr std::array<float, 16> kC0Lo = Twice8(coeffs::kErfPieceC0Lo());
-  static constexpr std::array<float, 16> kC0 = Twice8(coeffs::kErfPieceC0());
-  static constexpr std::array<float, 16> kC1 = Twice8(coeffs::kErfPieceC1());
-  static constexpr std::array<float, 16> kC2 = Twice8(coeffs::kErfPieceC2());
-  static constexpr std::array<float, 16> kC3 = Twice8(coeffs::kErfPieceC3());
-  static constexpr std::array<float, 16> kC4 = Twice8(coeffs::kErfPieceC4());
-  static constexpr std::array<float, 16> kC5 = Twice8(coeffs::kErfPieceC5());
-  static constexpr std::array<float, 16> kC6 = Twice8(coeffs::kErfPieceC6());
+  static constexpr auto kTab = MakePieceTables(coeffs::kErfPieceX(), coeffs::kErfPieceHi(), coeffs::kErfPieceLo(),
+                                                coeffs::kErfPieceC0Lo(), coeffs::kErfPiecePoly());
   const RebindToUnsigned<D> du;
   const V a = Abs(x);
   const V ac = Min(a, Set(d, coeffs::kErfPieceClamp));
   const V m = Max(ac, Set(d, 0.25f));
   const auto k = And(BitCast(du, MulAdd(m, Set(d, 2.0f), Set(d, coeffs::kErfPieceMagic))), Set(du, 7u));
   const auto piece0 = RebindMask(d, Eq(k, Zero(du)));
-  const V t = Sub(ac, LookupF<3>(d, kX, k));
-  const V z = IfThenElse(piece0, Mul(ac, ac), t);
-  V q = MulAdd(LookupF<3>(d, kC6, k), z, LookupF<3>(d, kC5, k));
-  q = MulAdd(q, z, LookupF<3>(d, kC4, k));
-  q = MulAdd(q, z, LookupF<3>(d, kC3, k));
-  q = MulAdd(q, z, LookupF<3>(d, kC2, k));
-  q = MulAdd(q, z, LookupF<3>(d, kC1, k));
-  const V u = MulAdd(z, MulAdd(t, q, LookupF<3>(d, kC0Lo, k)), LookupF<3>(d, kLo, k));
-  const V s = MulAdd(t, LookupF<3>(d, kC0, k), u);
-  const V r = Add(s, IfThenElse(piece0, ac, LookupF<3>(d, kHi, k)));
+  const V r = PieceValue(d, kTab, k, piece0, ac, Sub(ac, LookupF<3>(d, kTab.x, k)));
   return KeepNaN(x, WithSign(d, r, SignOf(d, x)));
 }
 

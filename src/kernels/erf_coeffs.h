@@ -39,40 +39,15 @@ ACCELMATH_COEFFS std::array<float, 8> kErfPieceC0Lo() {  // c0lo_k
       0x0p+0f, 0x1.af1a58p-26f, -0x1.48d254p-29f, 0x1.91080ap-32f,
       0x1.3bfd2cp-33f, 0x1.a47b68p-36f, 0x1.a019cep-41f, 0x1.7fbe1ap-48f}};
 }
-ACCELMATH_COEFFS std::array<float, 8> kErfPieceC0() {  // coefficient 0 of P_k
+ACCELMATH_COEFFS std::array<std::array<float, 8>, 7> kErfPiecePoly() {  // [i][k]: coefficient i of P_k
   return {{
-      0x1.06eba8p-3f, 0x1.492e42p-1f, 0x1.e4653p-3f, 0x1.b0553p-5f,
-      0x1.d4143ap-8f, 0x1.3360ccp-11f, 0x1.e9b5e8p-16f, 0x1.d9371ep-21f}};
-}
-ACCELMATH_COEFFS std::array<float, 8> kErfPieceC1() {  // coefficient 1 of P_k
-  return {{
-      -0x1.812746p-2f, -0x1.edc56p-2f, -0x1.2ebf48p-2f, -0x1.7a4a86p-4f,
-      -0x1.074b44p-6f, -0x1.a6a54p-10f, -0x1.8de626p-14f, -0x1.bbae26p-19f}};
-}
-ACCELMATH_COEFFS std::array<float, 8> kErfPieceC2() {  // coefficient 2 of P_k
-  return {{
-      0x1.ce2f2p-4f, 0x1.b6e7eap-6f, 0x1.571d04p-3f, 0x1.7148cap-4f,
-      0x1.63ef58p-6f, 0x1.69cf36p-9f, 0x1.9aa4e8p-13f, 0x1.0b6be6p-17f}};
-}
-ACCELMATH_COEFFS std::array<float, 8> kErfPieceC3() {  // coefficient 3 of P_k
-  return {{
-      -0x1.b82ca2p-6f, 0x1.349736p-3f, -0x1.926786p-8f, -0x1.8a129p-5f,
-      -0x1.38b7d2p-6f, -0x1.ab0296p-9f, -0x1.2c3242p-12f, -0x1.cf20d6p-17f}};
-}
-ACCELMATH_COEFFS std::array<float, 8> kErfPieceC4() {  // coefficient 4 of P_k
-  return {{
-      0x1.565006p-8f, -0x1.b40e1ap-5f, -0x1.8287dcp-5f, 0x1.b1ef1cp-8f,
-      0x1.5d457ep-7f, 0x1.693dfp-9f, 0x1.48f2ccp-12f, 0x1.33dbe8p-16f}};
-}
-ACCELMATH_COEFFS std::array<float, 8> kErfPieceC5() {  // coefficient 5 of P_k
-  return {{
-      -0x1.bdffdep-11f, -0x1.b4211ep-6f, 0x1.52e68p-6f, 0x1.2831e6p-7f,
-      -0x1.6e5dap-9f, -0x1.b4e336p-10f, -0x1.1db69ep-12f, -0x1.582316p-16f}};
-}
-ACCELMATH_COEFFS std::array<float, 8> kErfPieceC6() {  // coefficient 6 of P_k
-  return {{
-      0x1.c5f0aap-14f, 0x1.2704b6p-6f, 0x1.e77ceep-9f, -0x1.86a91ap-8f,
-      -0x1.746704p-11f, 0x1.4e8ea2p-11f, 0x1.6a63cep-13f, 0x1.1c5fecp-16f}};
+      {{0x1.06eba8p-3f, 0x1.492e42p-1f, 0x1.e4653p-3f, 0x1.b0553p-5f, 0x1.d4143ap-8f, 0x1.3360ccp-11f, 0x1.e9b5e8p-16f, 0x1.d9371ep-21f}},
+      {{-0x1.812746p-2f, -0x1.edc56p-2f, -0x1.2ebf48p-2f, -0x1.7a4a86p-4f, -0x1.074b44p-6f, -0x1.a6a54p-10f, -0x1.8de626p-14f, -0x1.bbae26p-19f}},
+      {{0x1.ce2f2p-4f, 0x1.b6e7eap-6f, 0x1.571d04p-3f, 0x1.7148cap-4f, 0x1.63ef58p-6f, 0x1.69cf36p-9f, 0x1.9aa4e8p-13f, 0x1.0b6be6p-17f}},
+      {{-0x1.b82ca2p-6f, 0x1.349736p-3f, -0x1.926786p-8f, -0x1.8a129p-5f, -0x1.38b7d2p-6f, -0x1.ab0296p-9f, -0x1.2c3242p-12f, -0x1.cf20d6p-17f}},
+      {{0x1.565006p-8f, -0x1.b40e1ap-5f, -0x1.8287dcp-5f, 0x1.b1ef1cp-8f, 0x1.5d457ep-7f, 0x1.693dfp-9f, 0x1.48f2ccp-12f, 0x1.33dbe8p-16f}},
+      {{-0x1.bdffdep-11f, -0x1.b4211ep-6f, 0x1.52e68p-6f, 0x1.2831e6p-7f, -0x1.6e5dap-9f, -0x1.b4e336p-10f, -0x1.1db69ep-12f, -0x1.582316p-16f}},
+      {{0x1.c5f0aap-14f, 0x1.2704b6p-6f, 0x1.e77ceep-9f, -0x1.86a91ap-8f, -0x1.746704p-11f, 0x1.4e8ea2p-11f, 0x1.6a63cep-13f, 0x1.1c5fecp-16f}}}};
 }
 // Clamp of |x| (still piece 7; erf there is 1 - 1.55e-8, which rounds to 1)
 // and 2^23 - 1/2: the low bits of 2 m + kErfPieceMagic are round(2 m - 1/2).

@@ -186,41 +186,26 @@ ACCELMATH_KERNEL V NdtriTaskbook(D d, V p) {
 //   low rows: erfinv = a + a P(a^2) (t = a, z = a^2, hi = a; delta is 0 there);
 //   otherwise: erfinv = hi + lo + t P(t), t = (a - x_k) + delta (a - x_k exact: Sterbenz; the sum
 //     rounds by at most 2^-30, 0.04 ulp of the result through the slope), z = t;
-//   s = t c0 + z (t q + c0lo) + lo, q = c1 + c2 z + ... + c7 z^6, the slope c0 + c0lo as two floats,
+//   then PieceValue (common-inl.h): s = t c0 + z (t q + c0lo) + lo, the slope c0 + c0lo as two floats,
 //   and erfinv = s + hi: |s| < |erfinv|/6, so s's rounding is at most 1/8 ulp of the result, the
 //   tables' error at most 0.06 ulp (printed in ndtri_coeffs.h), then one final rounding.
 template <bool kDelta, class D, class V>
 ACCELMATH_KERNEL V ErfinvCentreF(D d, V a, V delta) {
-  static constexpr std::array<float, 16> kX = Twice8(coeffs::kErfinvPieceX());
-  static constexpr std::array<float, 16> kHi = Twice8(coeffs::kErfinvPieceHi());
-  static constexpr std::array<float, 16> kLo = Twice8(coeffs::kErfinvPieceLo());
-  static constexpr std::array<float, 16> kC0Lo = Twice8(coeffs::kErfinvPieceC0Lo());
-  static constexpr auto kPoly = coeffs::kErfinvPiecePoly();
-  static constexpr std::array<float, 16> kC0 = Twice8(kPoly[0]), kC1 = Twice8(kPoly[1]), kC2 = Twice8(kPoly[2]),
-                                         kC3 = Twice8(kPoly[3]), kC4 = Twice8(kPoly[4]), kC5 = Twice8(kPoly[5]),
-                                         kC6 = Twice8(kPoly[6]), kC7 = Twice8(kPoly[7]);
-  static_assert(kPoly.size() == 8, "degree 7");
+  static constexpr auto kTab = MakePieceTables(coeffs::kErfinvPieceX(), coeffs::kErfinvPieceHi(),
+                                                coeffs::kErfinvPieceLo(), coeffs::kErfinvPieceC0Lo(),
+                                                coeffs::kErfinvPiecePoly());
   const RebindToUnsigned<D> du;
   const auto k = ShiftRight<22>(BitCast(du, Sub(Set(d, 0x1.fffffep-1f), a)));
   const auto low = Le(a, Set(d, 0x1.fffffcp-2f));  // rows 4 and 5: v >= 1/2, that is a <= 1/2 - 2^-24
-  V t = Sub(a, LookupF<3>(d, kX, k));
+  V t = Sub(a, LookupF<3>(d, kTab.x, k));
   if constexpr (kDelta) t = Add(t, delta);
-  const V z = IfThenElse(low, Mul(a, a), t);
-  V q = MulAdd(LookupF<3>(d, kC7, k), z, LookupF<3>(d, kC6, k));
-  q = MulAdd(q, z, LookupF<3>(d, kC5, k));
-  q = MulAdd(q, z, LookupF<3>(d, kC4, k));
-  q = MulAdd(q, z, LookupF<3>(d, kC3, k));
-  q = MulAdd(q, z, LookupF<3>(d, kC2, k));
-  q = MulAdd(q, z, LookupF<3>(d, kC1, k));
-  const V u = MulAdd(z, MulAdd(t, q, LookupF<3>(d, kC0Lo, k)), LookupF<3>(d, kLo, k));
-  const V s = MulAdd(t, LookupF<3>(d, kC0, k), u);
-  return Add(s, IfThenElse(low, a, LookupF<3>(d, kHi, k)));
+  return PieceValue(d, kTab, k, low, a, t);
 }
 
 // erfinv: odd, the centre for |x| < 15/16 (NaN fails the test and goes to the rare lanes).
 template <class D, class V>
 ACCELMATH_KERNEL auto ErfinvIsCommon(D d, V x) {
-  return Lt(Abs(x), Set(d, 0.9375f));
+  return Lt(Abs(x), Set(d, coeffs::kErfinvCentreLimit));
 }
 template <class D, class V>
 ACCELMATH_KERNEL V ErfinvCommon(D d, V x) {
@@ -246,7 +231,7 @@ ACCELMATH_KERNEL V ErfinvRare(D d, V x) {
 // with the sign of uh (erfcinv(1) = +0).
 template <class D, class V>
 ACCELMATH_KERNEL auto ErfcinvIsCommon(D d, V y) {
-  return Lt(Abs(Sub(Set(d, 1.0f), y)), Set(d, 0.9375f));
+  return Lt(Abs(Sub(Set(d, 1.0f), y)), Set(d, coeffs::kErfinvCentreLimit));
 }
 template <class D, class V>
 ACCELMATH_KERNEL V ErfcinvCommon(D d, V y) {

@@ -96,6 +96,8 @@ ACCELMATH_COEFFS std::array<std::array<float, 8>, 8> kErfinvPiecePoly() {
       {{0x1.fd88eap+13f, 0x1.846792p+10f, 0x1.122f74p+7f, 0x1.a3bff4p+3f, 0x1.dbfb58p-7f, 0x1.dbfb58p-7f, 0x1.dcf29ap+20f, 0x1.6a4828p+17f}},
       {{0x1.603e4ep+16f, 0x1.7ee8dep+12f, 0x1.7a78b4p+8f, 0x1.9d042ap+4f, 0x1.85e714p-4f, 0x1.85e714p-4f, 0x1.4a2efep+24f, 0x1.65b41p+20f}}}};
 }
+// The centre's limit: |u| < kErfinvCentreLimit (the top of the last piece); the tails beyond.
+inline constexpr float kErfinvCentreLimit = 0x1.ep-1f;
 
 // Tails, ln t = k ln2 + log1p(z) - ln c_j, z = m c_j - 1 (t = 2^k m, j = top 2 bits of m's fraction;
 // entries 4..7 repeat 0..3).

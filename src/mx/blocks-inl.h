@@ -29,8 +29,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include <hwy/cache_control.h>
-
+#include "backend/prefetch.h"
 #include "mx/job.h"
 
 #define ACCELMATH_KNS HWY_NAMESPACE
@@ -50,20 +49,9 @@ using mx::ScaleAlg;
 constexpr int64_t kMaxBlock = 1024;
 constexpr size_t kMaxLanes = HWY_MAX_BYTES / 4;  // int32 lanes of the widest vector
 
-// Software prefetch of the `len` bytes kPrefetchAhead bytes past `at`, when they lie within the
-// `left` bytes from `at` to the end of the caller's range. Called once per group of blocks with the
-// group's bytes, so the lines 4 KiB ahead of the reads are requested: with the hardware prefetchers
-// alone, last-axis quantize waited on memory at 16M elements (an AVX-512 Intel Xeon, both its
-// Highway AVX3 code and the AVX2 code forced there: 1.4-1.8x with it, the same speed at 64K;
-// docs/performance.md). 4 KiB measured as good as 2 KiB and better than 8 KiB there. Unmeasured on
-// a CPU whose best target is AVX2 (AMD Zen 3 and others).
-constexpr int64_t kPrefetchAhead = 4096;
-constexpr int64_t kCacheLine = 64;  // x86's line size (where lines are longer, some prefetches repeat, harmlessly)
-HWY_INLINE void PrefetchAhead(const void* at, int64_t len, int64_t left) {
-  if (kPrefetchAhead + len > left) return;
-  const char* p = static_cast<const char*>(at) + kPrefetchAhead;
-  for (int64_t o = 0; o < len; o += kCacheLine) hwy::Prefetch(p + o);
-}
+// Software prefetch (backend/prefetch.h): QuantizeGroups requests the lines 4 KiB ahead of each group
+// of blocks it reads.
+using backend::PrefetchAhead;
 
 // Float32 bits of Lanes(di) inputs of type T at p, in int32 lanes. Exact widening.
 template <typename T, class DI>

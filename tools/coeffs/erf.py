@@ -307,8 +307,11 @@ ftable("kErfPieceX", [r[0] for r in ERF_ROWS], "x_k")
 ftable("kErfPieceHi", [r[1] for r in ERF_ROWS], "hi_k (row 0 unused: the kernel adds a)")
 ftable("kErfPieceLo", [r[2] for r in ERF_ROWS], "lo_k")
 ftable("kErfPieceC0Lo", [r[3] for r in ERF_ROWS], "c0lo_k")
-for j in range(ERF_DEGREE + 1):
-    ftable(f"kErfPieceC{j}", [r[4][j] for r in ERF_ROWS], f"coefficient {j} of P_k")
+emit(f"ACCELMATH_COEFFS std::array<std::array<float, {ERF_PIECES}>, {ERF_DEGREE + 1}> kErfPiecePoly() {{  "
+     "// [i][k]: coefficient i of P_k")
+emit("  return {{")
+emit(",\n".join("      {{" + ", ".join(hexf(r[4][j]) for r in ERF_ROWS) + "}}" for j in range(ERF_DEGREE + 1)) + "}};")
+emit("}")
 emit(f"// Clamp of |x| (still piece 7; erf there is 1 - {mp.nstr(1 - mp.erf(ERF_CLAMP), 3)}, which rounds to 1)")
 emit(f"// and 2^23 - 1/2: the low bits of 2 m + kErfPieceMagic are round(2 m - 1/2).")
 emit(f"inline constexpr float kErfPieceClamp = {hexf(ERF_CLAMP)};")

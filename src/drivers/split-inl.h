@@ -13,8 +13,8 @@
 // Per vector of the common pass the bookkeeping is two compresses (index and input vectors: a
 // register compress where the target has one, else a table lookup), two stores and one add; F64
 // rows append the two binary64 vectors of a pair together (their 2N positions and float32 inputs
-// as one int32 and one float32 vector: half the compresses, 3-7% faster for ndtri on uniform p on
-// AVX-512 and AVX2 than one append per vector). Two vectors with no common lane at all (most of
+// as one int32 and one float32 vector: half the compresses; ndtri 3% faster on uniform p and 7% on
+// centre-only p, on AVX-512 and with the AVX2 code, than one append per vector). Two vectors with no common lane at all (most of
 // them, for tail-heavy inputs) go to the rare formula directly.
 #if defined(ACCELMATH_DRIVERS_SPLIT_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_DRIVERS_SPLIT_INL_H_

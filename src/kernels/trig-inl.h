@@ -8,7 +8,7 @@
 // The reduction: where every lane of the vector has 2^-12 <= |x| < kTrigF32Limit (2^8), float32
 // Cody-Waite with exact steps (ReduceF32); otherwise lanes below 2^-12 reduce 0 instead and take x
 // (sin, tan) or 1 (cos) at the end (kTrigTiny), and, where the vector has one, lanes with 2^8 <= |x| < inf
-// get their (k mod 4, hi, lo) from Payne-Hanek in binary64 (HugeReduce, out of line: each half of
+// get their (k mod 4, hi, lo) from Payne-Hanek in binary64 (HugeReduce, off the fast path: each half of
 // the vector widened exactly; x = m 2^e, m a 24-bit integer shifted by up to 15 bits, times one of
 // eight 104-bit windows of 2/pi mod 4 held in two doubles and picked by a register permute, the
 // product's high part exact by fma; r within 2^-33.8 relative, more accurate than ReduceF32's
@@ -398,7 +398,6 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   }
   return y;
 }
-
 
 // tanpi in float32 lanes (registry eval F32). Fast path, where every lane has 2^-20 <= |x| < 2^21
 // (one test per vector: bits(x) << 1 against those of the bounds):

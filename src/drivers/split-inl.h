@@ -11,11 +11,13 @@
 // F32 rows (erfinv, erfcinv) the common part in float32 lanes, all of a target's lanes at a time,
 // and the rare part in binary64 (SplitUnaryF32).
 // Per vector of the common pass the bookkeeping is two compresses (index and input vectors: a
-// register compress where the target has one, else a table lookup), two stores and one add; F64
+// register compress where the target has one, else a table lookup), two stores and one add. F64
 // rows append the two binary64 vectors of a pair together (their 2N positions and float32 inputs
 // as one int32 and one float32 vector: half the compresses; ndtri 3% faster on uniform p and 7% on
-// centre-only p, on AVX-512 and with the AVX2 code, than one append per vector). Two vectors with no common lane at all (most of
-// them, for tail-heavy inputs) go to the rare formula directly.
+// centre-only p than with one append per vector, measured on an AVX-512 Intel Xeon with its AVX3
+// code and with the AVX2 code forced there; unmeasured on a CPU whose best target is AVX2). Two
+// vectors with no common lane at all (most of them, for tail-heavy inputs) go to the rare formula
+// directly.
 #if defined(ACCELMATH_DRIVERS_SPLIT_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_DRIVERS_SPLIT_INL_H_
 #undef ACCELMATH_DRIVERS_SPLIT_INL_H_
@@ -151,12 +153,11 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
   HWY_ALIGN float rare_y[kBlock + kSlack];
   const void* const in_any[1] = {src};
   const auto iota = Iota(di, 0);
-  const auto step = Set(di, static_cast<int32_t>(2 * N));
-  // A pair of binary64 vectors' positions and inputs in one int32 and one float32 vector (2N lanes).
 #if HWY_TARGET != HWY_SCALAR
+  // A pair of binary64 vectors' positions and inputs in one int32 and one float32 vector (2N lanes).
   const Repartition<int32_t, decltype(dd)> dpi;
   const Repartition<float, decltype(dd)> dpf;
-  constexpr bool kPairBits = MaxLanes(dpi) == 2 * MaxLanes(dd) && MaxLanes(dd) <= 8;
+  static_assert(MaxLanes(dpi) == 2 * MaxLanes(dd) && MaxLanes(dd) <= 8, "a pair's mask bits fit 16 bits");
   const auto iota_p = Iota(dpi, 0);
 #endif
   for (size_t b = 0; b < n; b += kBlock) {
@@ -164,9 +165,7 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
     const size_t m = HWY_MIN(kBlock, n - b);
     size_t nr = 0;
     size_t i = 0;
-    auto idx0 = iota;
-    auto idx1 = Add(iota, Set(di, static_cast<int32_t>(N)));
-    for (; i + 2 * N <= m; i += 2 * N, idx0 = Add(idx0, step), idx1 = Add(idx1, step)) {
+    for (; i + 2 * N <= m; i += 2 * N) {
       const auto f0 = LoadU(df, src + b + i);
       const auto f1 = LoadU(df, src + b + i + N);
       const auto x0 = PromoteTo(dd, f0);
@@ -180,22 +179,19 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
       const auto y = k.Common(Pair<decltype(dd)>{dd}, PairVec<decltype(dd)>{x0, x1});
       StoreU(DemoteTo(df, y.a), df, dst + b + i);
       StoreU(DemoteTo(df, y.b), df, dst + b + i + N);
-#if HWY_TARGET != HWY_SCALAR
-      if constexpr (kPairBits) {  // the pair's lanes in one append: one compress of each kind
-        uint8_t b0[8] = {}, b1[8] = {};
-        StoreMaskBits(dd, Not(c0), b0);
-        StoreMaskBits(dd, Not(c1), b1);
-        const uint32_t pair = b0[0] | (uint32_t{b1[0]} << MaxLanes(dd));
-        const uint8_t bits[8] = {static_cast<uint8_t>(pair), static_cast<uint8_t>(pair >> 8)};
-        AppendBits(dpi, dpf, bits, Add(iota_p, Set(dpi, static_cast<int32_t>(i))), Combine(dpf, f1, f0),
-                   rare_i + nr, rare_x + nr);
-        nr += hwy::PopCount(pair);
-      } else  // NOLINT
+#if HWY_TARGET == HWY_SCALAR  // one lane per vector: the two appended one by one
+      nr += Append(dd, di, df, Not(c0), Set(di, static_cast<int32_t>(i)), f0, rare_i + nr, rare_x + nr);
+      nr += Append(dd, di, df, Not(c1), Set(di, static_cast<int32_t>(i + 1)), f1, rare_i + nr, rare_x + nr);
+#else  // the pair's 2N lanes in one append: one compress of positions, one of inputs
+      uint8_t b0[8] = {}, b1[8] = {};
+      StoreMaskBits(dd, Not(c0), b0);
+      StoreMaskBits(dd, Not(c1), b1);
+      const uint32_t pair = b0[0] | (uint32_t{b1[0]} << MaxLanes(dd));
+      const uint8_t bits[8] = {static_cast<uint8_t>(pair), static_cast<uint8_t>(pair >> 8)};
+      AppendBits(dpi, dpf, bits, Add(iota_p, Set(dpi, static_cast<int32_t>(i))), Combine(dpf, f1, f0),
+                 rare_i + nr, rare_x + nr);
+      nr += hwy::PopCount(pair);
 #endif
-      {
-        nr += Append(dd, di, df, Not(c0), idx0, f0, rare_i + nr, rare_x + nr);
-        nr += Append(dd, di, df, Not(c1), idx1, f1, rare_i + nr, rare_x + nr);
-      }
     }
     for (; i < m; i += N) {  // at most one full and one partial vector
       const size_t r = HWY_MIN(N, m - i);

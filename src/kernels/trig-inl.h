@@ -223,7 +223,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V HugeReduceF64(D d, V ad, VU& kmod4) {
 // (r - hi exact; hi + lo within 2^-33.8 relative of x - K pi/2, |lo| <= 2^-24 |hi|), kd = 1.5 2^23 +
 // (K mod 4) (ReduceF32's form: K mod 4 put into the low bits of 1.5 2^23's, an integer operation on
 // the low halves of the two halves' 64-bit lanes, 3-5% faster for huge arguments than converting a
-// binary64 kd to float32; the one lane: through binary64, exactly). Every other lane (|x| < 2^8,
+// binary64 kd to float32 on an AVX-512 Xeon, AVX3 and AVX2 code; the one lane: through binary64,
+// exactly). Every other lane (|x| < 2^8,
 // +-inf, NaN) keeps its values: the polynomials that follow see the same inputs in small lanes
 // whichever path the vector took. HugeReduceCall: the same out of line (tan), arguments and results
 // by value.
@@ -283,9 +284,10 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
 // 2^-12 <= |x| < 2^8 (one test on bits(x) << 1) takes the slow path (SinCosF32Body<kSlow = true>,
 // out of line): |x| < 2^-12 reduces 0 and gives sin x = x, cos x = 1 (kTrigTiny); +-inf, NaN -> NaN
 // (x - x). The slow path out of line as a whole, the reduction inlined in it, against the reduction
-// alone out of line (bench_math, 64K, 7 interleaved runs): sin with the AVX2 code +8% (1718 -> 1852
-// Melem/s), sin@huge / cos@huge +5% / +3% on AVX-512, sincos -3% on AVX-512, the rest within 2%.
-// (tan measured 11% slower with the AVX2 code that way and keeps HugeReduceCall.)
+// alone out of line (bench_math, 64K, 7 interleaved runs, an AVX-512 Intel Xeon: its AVX3 code and
+// the AVX2 code forced there): sin with the AVX2 code +8% (1718 -> 1852 Melem/s), sin@huge / cos@huge
+// +5% / +3% with AVX3, sincos -3% with AVX3, the rest within 2%; tan measured 11% slower with the AVX2
+// code that way and keeps HugeReduceCall. Unmeasured on a CPU whose best target is AVX2.
 template <int kWant, bool kSlow, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32Body(D d, V x, V& cos_out) {
   const RebindToUnsigned<D> du;

@@ -283,6 +283,11 @@ template <typename T>
 ACCELMATH_HD Vec<T> IfThenElseZero(Mask<T> m, Vec<T> yes) {
   return m.raw ? yes : Vec<T>{T(0)};
 }
+// Like Highway's: yes where v's sign bit is set (-0 included), for float lanes.
+template <typename T>
+ACCELMATH_HD Vec<T> IfNegativeThenElse(Vec<T> v, Vec<T> yes, Vec<T> no) {
+  return std::signbit(v.raw) ? yes : no;
+}
 
 }  // namespace accelmath::lane
 

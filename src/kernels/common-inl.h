@@ -123,10 +123,13 @@ ACCELMATH_KERNEL V EstrinSelect(D d, M pick_a, V x, const std::array<T, N>& a, c
   return detail::Estrin<N>([&](size_t i) { return IfThenElse(pick_a, Set(d, a[i]), Set(d, b[i])); }, x);
 }
 
+// ACCELMATH_X86_AVX3: this pass compiles for one of Highway's AVX-512 targets (512-bit vectors,
+// mask registers); set anew for every target this header is compiled for.
+#undef ACCELMATH_X86_AVX3
 #if defined(HWY_TARGET) && defined(HWY_AVX3) && \
     (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || (defined(HWY_AVX3_ZEN4) && HWY_TARGET == HWY_AVX3_ZEN4) || \
      (defined(HWY_AVX3_SPR) && HWY_TARGET == HWY_AVX3_SPR))
-#define ACCELMATH_LOOKUP_PERMUTE16 1
+#define ACCELMATH_X86_AVX3 1
 #endif
 // t[idx mod 2^kBits] in every lane of a float32 vector (kBits = 3 or 4; idx: unsigned 32-bit lanes,
 // only the low kBits bits count; t: 16 entries, an 8-entry table repeated twice): one vpermps on
@@ -135,7 +138,7 @@ ACCELMATH_KERNEL V EstrinSelect(D d, M pick_a, V x, const std::array<T, N>& a, c
 template <int kBits, class D, class VU>
 ACCELMATH_KERNEL ACCELMATH_LOOKUP_INLINE auto LookupF(D d, const std::array<float, 16>& t, VU idx) {
   static_assert(kBits == 3 || kBits == 4);
-#ifdef ACCELMATH_LOOKUP_PERMUTE16
+#ifdef ACCELMATH_X86_AVX3
   if constexpr (std::is_same_v<decltype(Zero(d)), hwy::HWY_NAMESPACE::Vec512<float>>) {
     return decltype(Zero(d)){_mm512_permutexvar_ps(idx.raw, LoadU(d, t.data()).raw)};
   } else  // NOLINT
@@ -158,7 +161,6 @@ ACCELMATH_KERNEL ACCELMATH_LOOKUP_INLINE auto LookupF(D d, const std::array<floa
     return GatherIndex(d, t.data(), BitCast(di, And(idx, Set(du, uint32_t{(1u << kBits) - 1}))));
   }
 }
-#undef ACCELMATH_LOOKUP_PERMUTE16
 
 // An 8-entry table repeated twice (the 16-entry form LookupF<3> reads).
 constexpr std::array<float, 16> Twice8(const std::array<float, 8>& t) {

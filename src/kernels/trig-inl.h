@@ -270,6 +270,19 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE Reduced<V> HugeReduceCall(D d, V a, V h
   return HugeReduce(d, a, hi, lo, kd);
 }
 
+// Whether every lane has lo <= |x| < hi (kLo, kHi: the bits of lo and hi shifted left by one, the
+// sign dropped): bits(x) << 1 - kLo below kHi - kLo, unsigned, written as a signed compare (u < w
+// unsigned iff u + 2^31 < w + 2^31 signed, the 2^31 folded into the subtraction's constant): AVX2
+// has no unsigned compare and Highway's flips both sides' sign bits, one more operation per vector.
+template <uint32_t kLo, uint32_t kHi, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool AllAbsIn(D, V x) {
+  static_assert(kLo < kHi);
+  const RebindToUnsigned<D> du;
+  const RebindToSigned<D> di;
+  const auto u = Add(ShiftLeft<1>(BitCast(du, x)), Set(du, 0x80000000u - kLo));
+  return AllTrue(di, Lt(BitCast(di, u), Set(di, static_cast<int32_t>(0x80000000u + (kHi - kLo)))));
+}
+
 // yes where k is odd (bit 0 of kbits, the bits of ReduceF32's kd), else no, in float32 lanes: one
 // vptestmd into a mask register on AVX-512; elsewhere the blend reads the sign bit of kbits << 31
 // (one shift, where a test for bit 0 takes an And and a compare). The same lanes picked either way.
@@ -350,9 +363,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE V SinCosF32Slow(D d, V x, V& cos_out) {
 }
 template <int kWant, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
-  const RebindToUnsigned<D> du;
-  const auto x2 = ShiftLeft<1>(BitCast(du, x));
-  if (!AllTrue(du, Lt(Sub(x2, Set(du, kTinyBits)), Set(du, kLimitBits - kTinyBits)))) {
+  if (!AllAbsIn<kTinyBits, kLimitBits>(d, x)) {
     return SinCosF32Slow<kWant>(d, x, cos_out);
   }
   return SinCosF32Body<kWant, false>(d, x, cos_out);
@@ -391,8 +402,7 @@ template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   const RebindToUnsigned<D> du;
   const auto sx = And(BitCast(du, x), Set(du, 0x80000000u));
-  const auto x2 = ShiftLeft<1>(BitCast(du, x));
-  const bool fast = AllTrue(du, Lt(Sub(x2, Set(du, kTinyBits)), Set(du, kLimitBits - kTinyBits)));
+  const bool fast = AllAbsIn<kTinyBits, kLimitBits>(d, x);
   V kd, lo;
   V hi = ReduceF32(d, fast ? x : IfThenElse(Lt(Abs(x), Set(d, kTrigTiny)), Zero(d), x), kd, lo);
   if (!fast && !AllTrue(d, Lt(Abs(x), Set(d, coeffs::kTrigF32Limit)))) {
@@ -447,7 +457,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32(D d, V x) {
   const auto sx = And(BitCast(du, x), Set(du, 0x80000000u));
   constexpr uint32_t kLo = 0x35800000u << 1;  // bits of 2^-20, sign dropped
   constexpr uint32_t kHi = 0x4A000000u << 1;  // bits of 2^21
-  const bool ordinary = AllTrue(du, Lt(Sub(ShiftLeft<1>(BitCast(du, x)), Set(du, kLo)), Set(du, kHi - kLo)));
+  const bool ordinary = AllAbsIn<kLo, kHi>(d, x);
   const V ph = Set(d, coeffs::kTanPiF32PiHi);
   const V pl = Set(d, coeffs::kTanPiF32PiLo);
   V xr = x;

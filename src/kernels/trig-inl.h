@@ -140,13 +140,17 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanekRow(D d, VI q, V& c0, V& c
 // 56..62 of bits(xp) - bits(2^8)). xp 2/pi = m' c0 + m' c1 (mod 4, up to 2^-65):
 //   h0 + l0 = m' c0 exactly (fma), K0 = rint(h0) (h0 < 2^41; kd0 = h0 + 1.5 2^52 holds it),
 //   g = h0 - K0 exact, g + l0 = m' c0 - K0 exact (a multiple of 2^-51 below 1; l0 < 2^-12),
-//   h1 = m' c1 rounded (< 2^-11), u = (g + l0) + h1 (one rounding, 2^-53 relative), K1 = rint(u)
-//   (kd1 = u + 1.5 2^52; K1 in {-1, 0, 1}), f = u - K1 (exact).
-// So xp 2/pi = K0 + K1 + f (mod 4), |f| <= 1/2, with an absolute error below 2^-64 (m' c1's rounding
-// and the table's tail), against a fraction of at least 2^-29.86 for every float32 (generator:
-// kTrigMinFrac): relative error below 2^-34. The low bits of bits(kd0) + bits(kd1) are K mod 4.
+//   h1 = m' c1 rounded (< 2^-11), f = (g + l0) + h1 (one rounding, 2^-53 relative).
+// So xp 2/pi = K0 + f (mod 4), |f| <= 1/2 + 2^-11.4, with an absolute error below 2^-64 (m' c1's
+// rounding and the table's tail), against a fraction of at least 2^-29.86 for every float32
+// (generator: kTrigMinFrac): relative error below 2^-34. The low bits of bits(kd0) are K0 mod 4.
+// f is not rounded a second time into [-1/2, 1/2] (K1 = rint(f), f - K1: four operations per vector
+// of doubles): the float32 polynomials are fitted on the slightly wider range instead (generator:
+// F_R), and sin@huge, cos@huge, tan@huge, sincos@huge ran +6%, +7%, +6%, +7% faster with the AVX2
+// code forced on an AVX-512 Intel Xeon and +9%, +9%, +8%, +12% with AVX3 (bench_math, 64K, 7
+// interleaved runs), the fast path unchanged.
 template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V PayneHanek(D d, V xp, V& kd0, V& kd1) {
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V PayneHanek(D d, V xp, V& kd0) {
   const RebindToUnsigned<D> du;
   const RebindToSigned<D> di;
   const auto bits = BitCast(du, xp);
@@ -160,9 +164,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V PayneHanek(D d, V xp, V& kd0, V& kd1) {
   const V l0 = MulSub(m, c0, h0);
   kd0 = Add(h0, shift);
   const V g = Sub(h0, Sub(kd0, shift));
-  const V u = Add(Add(g, l0), Mul(m, c1));
-  kd1 = Add(u, shift);
-  return Sub(u, Sub(kd1, shift));
+  return Add(Add(g, l0), Mul(m, c1));
 }
 
 // ---- float32 lanes: the fast path of sin, cos, tan and the whole-vector slow path --------------------
@@ -188,7 +190,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V ReduceF32(D d, V a, V& kd, V& lo) {
   return hi;
 }
 
-// sin(hi + lo) = hi + sl and cos(hi + lo) = ch + cl (|hi + lo| <= pi/4 (1 + 2^-16.2)), the sums left
+// sin(hi + lo) = hi + sl and cos(hi + lo) = ch + cl (|hi + lo| <= pi/4 (1 + 2^-10.52), HugeReduce's
+// range; ReduceF32's is pi/4 (1 + 2^-16.2)), the sums left
 // unrounded. z = hi^2 rounded, hh = -hi/2 (exact):
 //   ch = 1 - hi^2/2 rounded once (fma hh hi + 1), e = (1 - ch) - hi^2/2 (1 - ch exact by Sterbenz,
 //   ch in [0.69, 1]; e, ch's rounding error, rounded once by fma);
@@ -207,14 +210,14 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void SinCosF32Parts(D d, V hi, V lo, V& s
 
 // The huge lanes' reduction in binary64 lanes: ad holds |x| (a float32 value in [kTrigF32Limit,
 // 2^128); the caller puts kTrigF32Limit in every other lane). PayneHanek gives |x| 2/pi = K + f
-// (mod 4); r = f C1 (C1 = pi/2 rounded; within 2^-33.9 relative, |r| <= pi/4 (1 + 2^-53),
-// |r| >= 2^-29.2), returned; kmod4 = K mod 4 (the low two bits of bits(kd0) + bits(kd1)).
+// (mod 4); r = f C1 (C1 = pi/2 rounded; within 2^-33.9 relative, |r| <= pi/4 (1 + 2^-10.52),
+// |r| >= 2^-29.2), returned; kmod4 = K mod 4 (the low two bits of bits(kd0)).
 template <class D, class V, class VU>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V HugeReduceF64(D d, V ad, VU& kmod4) {
   const RebindToUnsigned<D> du;
-  V kd0, kd1;
-  const V f = PayneHanek(d, ad, kd0, kd1);
-  kmod4 = And(Add(BitCast(du, kd0), BitCast(du, kd1)), Set(du, uint64_t{3}));
+  V kd0;
+  const V f = PayneHanek(d, ad, kd0);
+  kmod4 = And(BitCast(du, kd0), Set(du, uint64_t{3}));
   return Mul(f, Set(d, coeffs::kTrigPio2C1));
 }
 
@@ -386,7 +389,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanOrMinusCot(D d, V th, V tl, V kd) {
 // tan in float32 lanes. Fast path, where every lane has 2^-12 <= |x| < kTrigF32Limit (2^8; one
 // test per vector on bits(x) << 1): ReduceF32 on x itself (not |x|: every step is odd under x -> -x,
 // rint ties to even included, so hi, lo and k are those of |x| negated; k's parity is all tan needs),
-// r = hi + lo, |r| <= pi/4 (1 + 2^-16.2). tan(hi) = hi + hi^3 T(z), z = hi^2 rounded (kTanF32C0, kTanF32Poly,
+// r = hi + lo, |r| <= pi/4 (1 + 2^-16.2) (HugeReduce's: 2^-10.52). tan(hi) = hi + hi^3 T(z), z = hi^2 rounded (kTanF32C0, kTanF32Poly,
 // degree 6 in z, rel. error 2^-29.5), as the pair hi + tl0: tl0 = c0 rz + rz z T1(z) + c0 (hi^3 -
 // rz) + lo (c0 = T(0), T1 the rest; rz = hi z rounded, hi^3 - rz = hi (hi^2 - z) + (hi z - rz) with
 // both errors exact by fma, the outer product rounded); lo's
@@ -652,14 +655,13 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosPiDispatch(D d, V x, V& cospi_out
 //   exact, P2 exact product and Fast2Sum, P3 by one fma; within 2^-28.46 relative); lanes with
 //   2^8 <= |x| < inf take HugeReduce (Payne-Hanek in binary64, kTrigPH0/1, r = f pi/2 within 2^-33.8
 //   relative, split into float32 hi + lo), where the vector has one; |x| < 2^-12 -> x.
-//   |r| <= pi/4 (1 + 2^-16.2); ch = 1 - hi^2/2 rounded once (fma), e its rounding error (fma),
+//   |r| <= pi/4 (1 + 2^-10.52); ch = 1 - hi^2/2 rounded once (fma), e its rounding error (fma),
 //   S = hi + (lo ch + hi z P(z)) (kSinF32Poly), C = ch + (z^2 Q(z) + e - hi lo) (kCosF32Poly),
 //   z = hi^2; sin x = sign(x) (S, C, -S, -C)[k mod 4].
 //   Specials: sin(+-0) = +-0, subnormal x -> x, +-inf, NaN -> NaN.
 //   Measured: max 0.721968 ulp at x = 0x1.bb12fap+83 (1.67388673e+25; below 2^8: 0.714803 at
-//   -0x1.f2806p+1);
-//   99.313017% correctly rounded (`accelmath sweep sin --threads 2`, all 2^32 inputs, 69 s; the
-//   below-2^8 maximum from before the ch/e fma form, not re-measured separately).
+//   +-0x1.f2806p+1, against glibc's binary64 sin); 99.312952% correctly rounded (`accelmath sweep sin
+//   --threads 2`, all 2^32 inputs, 86 s).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Sin(D d, V x) {
   V unused;
@@ -669,8 +671,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Sin(D d, V x) {
 // Cos(d, x) = cos x: as Sin (the same reduction and parts), cos x = (C, -S, -C, S)[k mod 4].
 // Specials: cos(+-0) = 1, +-inf, NaN -> NaN.
 //   Measured: max 0.720689 ulp at x = -0x1.08bd02p+127 (-1.75948788e+38; below 2^8: 0.715502 at
-//   -0x1.942ebp-1, not re-measured since the ch/e fma form); 99.321189% correctly rounded
-//   (`accelmath sweep cos --threads 2`, all 2^32 inputs, 70 s). `accelmath sweep sincos`: both
+//   +-0x1.942ebp-1, against glibc's binary64 cos); 99.321158% correctly rounded (`accelmath sweep cos
+//   --threads 2`, all 2^32 inputs, 86 s). `accelmath sweep sincos`: both
 //   results bit-identical to sin and cos.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Cos(D d, V x) {
@@ -693,8 +695,9 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCos(D d, V x, V& cos_out) {
 //   tan x = s (k even) or -1/(s + se) (k odd: q = -1/s, one correction q + q ((1 + q s) + q se)).
 //   |x| < 2^-12 -> x (correctly rounded).
 //   Specials: tan(+-0) = +-0, subnormal x -> x, +-inf, NaN -> NaN.
-//   Measured: max 0.950422 ulp at x = 0x1.ffa834p+100 (2.53360296e+30); 98.224168% correctly
-//   rounded (`accelmath sweep tan --threads 2`, all 2^32 inputs, 79 s).
+//   Measured: max 0.946423 ulp at x = 0x1.8b6610p+104 (3.1326711e+31; below 2^8: 0.938591 at
+//   +-0x1.e3cc22p+5, against glibc's binary64 tan); 98.223482% correctly rounded (`accelmath sweep tan
+//   --threads 2`, all 2^32 inputs, 94 s).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Tan(D d, V x) {
   return trig_impl::TanF32(d, x);

@@ -47,8 +47,8 @@ ACCELMATH_COEFFS std::array<double, 8> kTrigPH1() {
       0x1.6c52b32788720p-52, 0x1.664f10e4107f8p-53}};
 }
 // r = f kTrigPio2C1 (pi/2 rounded) for the fraction f,
-// |r| <= 0.7853981634, split into float32 hi + lo within 2^-34.14 relative (the fast path's polynomials
-// cover |r| <= 0.785408491, its reduction is within 2^-28.46).
+// |r| <= 0.7859318437, split into float32 hi + lo within 2^-34.14 relative (the fast path's polynomials
+// cover |r| <= 0.7859318437, its reduction is within 2^-28.46).
 
 // ---- float32 fast path of sin, cos, tan (float32 lanes, |x| < kTrigF32Limit) ----
 // On a = |x|: k = rint(a c) (kd = a c + kTrigF32Shift, c = kTrigF32InvPio2 = 2/pi rounded to float32), 0 <= k <= 163,
@@ -62,32 +62,32 @@ inline constexpr float kTrigF32InvPio2 = 0x1.45f306p-1f;
 inline constexpr float kTrigF32P1 = 0x1.921fb6p+0f;
 inline constexpr float kTrigF32P2 = -0x1.777cp-25f;
 inline constexpr float kTrigF32P3 = 0x1.a308d4p-41f;
-// sin(r) = r + r^3 P(z), z = r^2, |r| <= pi/4 (1 + 2^-16.21) = 0.785408491: max relative error
-// 1.92e-10 (2^-32.28).
+// sin(r) = r + r^3 P(z), z = r^2, |r| <= pi/4 (1 + 2^-10.52) = 0.7859318437: max relative error
+// 1.97e-10 (2^-32.24).
 ACCELMATH_COEFFS std::array<float, 4> kSinF32Poly() {
   return {{
       -0x1.555556p-3f,
-      0x1.111166p-7f,
-      -0x1.a04a76p-13f,
-      0x1.7865b2p-19f}};
+      0x1.111164p-7f,
+      -0x1.a0486p-13f,
+      0x1.77defep-19f}};
 }
 // cos(r) = 1 - z/2 + z^2 Q(z): max relative error 1.17e-10 (2^-32.99).
 ACCELMATH_COEFFS std::array<float, 3> kCosF32Poly() {
   return {{
       0x1.55554ap-5f,
       -0x1.6c0c2ap-10f,
-      0x1.99e912p-16f}};
+      0x1.99e8fep-16f}};
 }
-// tan(r) = r + r^3 T(z), degree 6 in z: max relative error 1.33e-9 (2^-29.48).
+// tan(r) = r + r^3 T(z), degree 6 in z: max relative error 1.35e-9 (2^-29.46).
 inline constexpr float kTanF32C0 = 0x1.55556p-2f;  // T(0), the rest: kTanF32Poly
 ACCELMATH_COEFFS std::array<float, 6> kTanF32Poly() {
   return {{
-      0x1.110da8p-3f,
-      0x1.bad72ep-5f,
-      0x1.5cdfbap-6f,
-      0x1.621f0ep-7f,
-      0x1.06a284p-13f,
-      0x1.1dae3p-8f}};
+      0x1.110da6p-3f,
+      0x1.bad7c6p-5f,
+      0x1.5cd7bap-6f,
+      0x1.62505ap-7f,
+      0x1.e9d538p-14f,
+      0x1.1dfb52p-8f}};
 }
 
 // ---- sinpi, cospi (correctly rounded), |r| <= 1/4 ----

@@ -14,9 +14,9 @@ The reduction: |x| < kTrigF32Limit (2^F_EXP): float32 Cody-Waite (kTrigF32*); la
   2/pi) mod 4 = c0 + c1 + (tail < 2^-104): c0 the bits of weight 2^1..2^-51, c1 those of
   2^-52..2^-104 (kTrigPH0/1: eight rows, one register permute each). m' c0 and m' c1 are split
   exactly into hi + lo by fma, m' c1 rounded, the tail costs < 2^-65: x 2/pi is known mod 4 to
-  2^-64 absolute, while the fraction f (x 2/pi minus the nearest integer) is at least
-  kTrigMinFrac for every float32 x (computed below from continued fractions): a relative error
-  below 2^-34 in f. r = f pi/2 (f kTrigPio2C1) in binary64, split into float32 hi + lo:
+  2^-64 absolute, while the fraction f (x 2/pi minus K0 = rint(m' c0), a little over 1/2 at most:
+  no second rounding) is at least kTrigMinFrac for every float32 x (computed below from continued
+  fractions): a relative error below 2^-34 in f. r = f pi/2 (f kTrigPio2C1) in binary64, split into float32 hi + lo:
   more accurate than the float32 Cody-Waite (asserted below), so the same polynomials serve.
 sinpi, cospi (kSinPi*, kCosPi*): correctly rounded. x = n/2 + r exactly (n = rint(2x), |r| <= 1/4,
   r has at most 24 significant bits so z = r^2 is exact). sin(pi r) = r (S1 + S3 z + z^2 P(z)),
@@ -201,24 +201,6 @@ for E in range(-1, F_EXP):
 F_RMIN = MIN_FRAC_F * PI / 2
 F_REDREL = (F_KMAX * F_TAIL + mp.mpf(2) ** -24 * (mp.mpf(2) ** -24 * F_RMIN + F_KMAX * abs(F_P3))) / F_RMIN
 assert F_REDREL < mp.mpf(2) ** -27, F_REDREL
-# sin(r) = hi + (lo (1 - z/2) + hi z P(z)), cos(r) = 1 - z/2 + z^2 Q(z) - hi lo, z = hi^2 (kernels: the
-# roundings), |r| <= pi/4 (1 + 2 F_SLACK): P, Q with float32 coefficients.
-F_R = PI / 4 * (1 + 2 * F_SLACK)
-N_SINF, N_COSF = 4, 3
-SinFP = fit(lambda z: sqrt_or(z, lambda r: (mp.sin(r) - r) / r ** 3, -mp.mpf(1) / 6),
-            lambda z: sqrt_or(z, lambda r: r ** 3 / mp.sin(r), 1), F_R ** 2, N_SINF, rnd=f32)
-CosFQ = fit(lambda z: sqrt_or(z, lambda r: (mp.cos(r) - 1 + r * r / 2) / r ** 4, mp.mpf(1) / 24),
-            lambda z: z * z / mp.cos(mp.sqrt(z)), F_R ** 2, N_COSF, rnd=f32)
-err_sinf = maxrel(lambda r: r + r ** 3 * poly(SinFP, r * r), mp.sin, F_R)
-err_cosf = maxrel(lambda r: 1 - r * r / 2 + r ** 4 * poly(CosFQ, r * r), mp.cos, F_R)
-assert err_sinf < 2 ** -30 and err_cosf < 2 ** -30, (err_sinf, err_cosf)
-# tan(r) = r + r^3 T(z), z = r^2, |r| <= F_R: T with float32 coefficients (relative error of the whole; tan's
-# kernel adds the reduction's lo as lo (1 + tan^2)).
-N_TANF = 7
-TanFP = fit(lambda z: sqrt_or(z, lambda r: (mp.tan(r) - r) / r ** 3, mp.mpf(1) / 3),
-            lambda z: sqrt_or(z, lambda r: r ** 3 / mp.tan(r), 3), F_R ** 2, N_TANF, rnd=f32)
-err_tanf = maxrel(lambda r: r + r ** 3 * poly(TanFP, r * r), mp.tan, F_R)
-assert err_tanf < mp.mpf(2) ** -29, err_tanf
 
 # ---- Payne-Hanek tables ------------------------------------------------------------------------------
 # Float32 exponents E = PH_EXP..127 (PH_EXP = F_EXP: every lane at or above the float32 fast path's limit
@@ -240,8 +222,8 @@ for q in range(PH_ROWS):
         assert 0 <= T - c0 - c1 < mp.mpf(2) ** -104
         for c in (c0, c1):
             assert float(c) == c  # 53 significant bits at most
-        # h0 = m' c0 < 2^51 (kd = h0 + 1.5 2^52 rounds it to K0); m' c0 - K (|K - K0| <= 1) is a multiple
-        # of 2^-51 below 2 (exact as a double); h1 = m' c1 < 2^-11, l0 < 2^-12 (K1 = rint((h0 - K0 + l0) + h1)).
+        # h0 = m' c0 < 2^51 (kd = h0 + 1.5 2^52 rounds it to K0); m' c0 - K0 is a multiple of 2^-51 below 1
+        # (exact as a double); h1 = m' c1 < 2^-11, l0 < 2^-12 (f = (h0 - K0 + l0) + h1).
         assert 2 ** PH_MBITS * c0 < 2 ** 51 and 2 ** PH_MBITS * c1 < mp.mpf(2) ** -11
         PH0.append(float(c0))
         PH1.append(float(c1))
@@ -250,15 +232,44 @@ for q in range(PH_ROWS):
 PH_FREL = (mp.mpf(2) ** (PH_MBITS - 104) + mp.mpf(2) ** (PH_MBITS - 51 - 53)) / MIN_FRAC + mp.mpf(2) ** -53
 assert PH_FREL < mp.mpf(2) ** -34, PH_FREL
 
-# The float32 kernels' slow path: x 2/pi = K + f (mod 4), |f| <= 1/2; r = f C1 (C1 = pi/2 rounded, one
+# The float32 kernels' slow path: x 2/pi = K0 + f (mod 4) with K0 = rint(h0) alone (no second rounding
+# of f: 4 binary64 operations per 8 lanes fewer, +7-12% on huge arguments), so f = (g + l0) + h1 with
+# |g| <= 1/2, |l0| <= ulp(h0)/2 and |h1| < m' max(c1): |f| <= PH_FMAX, a little over 1/2; f is still at
+# least MIN_FRAC (K0 is an integer, the nearest one or not). r = f C1 (C1 = pi/2 rounded, one
 # product: within PH_RREL relative, |r| >= MIN_FRAC pi/2 (1 - PH_RREL)), then split into
 # float32 hi = r rounded, lo = (r - hi) rounded (r - hi exact in binary64; |lo| <= 2^-24 |hi|): hi + lo within
-# PH_REDREL of x - K pi/2, on |r| <= PH_R. Both inside what the float32 fast path's polynomials and
-# reduction bounds allow (F_R, F_REDREL): the huge lanes then run the fast path's float32 sin/cos/tan parts.
+# PH_REDREL of x - K pi/2, on |r| <= PH_R. The float32 polynomials below are fitted on |r| <= F_R, which
+# covers both this and the fast path's reduction (within F_REDREL, which bounds PH_REDREL too): the huge
+# lanes then run the fast path's float32 sin/cos/tan parts.
+PH_H0MAX = mp.mpf(2) ** PH_MBITS * max(mp.mpf(c) for c in PH0)
+PH_L0MAX = mp.mpf(2) ** (mp.floor(mp.log(PH_H0MAX, 2)) - 53)
+PH_H1MAX = mp.mpf(2) ** PH_MBITS * max(mp.mpf(c) for c in PH1) * (1 + mp.mpf(2) ** -53)
+PH_FMAX = (mp.mpf(1) / 2 + PH_L0MAX + PH_H1MAX) * (1 + mp.mpf(2) ** -53)
 PH_RREL = PH_FREL + 2 * mp.mpf(2) ** -53
 PH_REDREL = PH_RREL + mp.mpf(2) ** -48 * (1 + PH_RREL)
-PH_R = mp.mpf(1) / 2 * C1 * (1 + mp.mpf(2) ** -53)
-assert PH_R <= F_R and PH_REDREL <= F_REDREL, (PH_R, F_R, PH_REDREL, F_REDREL)
+PH_R = PH_FMAX * C1 * (1 + mp.mpf(2) ** -53)
+assert PH_FMAX < mp.mpf(1) / 2 + mp.mpf(2) ** -11, PH_FMAX
+assert PH_REDREL <= F_REDREL, (PH_REDREL, F_REDREL)
+
+# sin(r) = hi + (lo (1 - z/2) + hi z P(z)), cos(r) = 1 - z/2 + z^2 Q(z) - hi lo, z = hi^2 (kernels: the
+# roundings), |r| <= F_R: the fast path's pi/4 (1 + 2 F_SLACK) or the slow path's PH_R, the larger; P, Q
+# with float32 coefficients.
+F_R = max(PI / 4 * (1 + 2 * F_SLACK), PH_R)
+N_SINF, N_COSF = 4, 3
+SinFP = fit(lambda z: sqrt_or(z, lambda r: (mp.sin(r) - r) / r ** 3, -mp.mpf(1) / 6),
+            lambda z: sqrt_or(z, lambda r: r ** 3 / mp.sin(r), 1), F_R ** 2, N_SINF, rnd=f32)
+CosFQ = fit(lambda z: sqrt_or(z, lambda r: (mp.cos(r) - 1 + r * r / 2) / r ** 4, mp.mpf(1) / 24),
+            lambda z: z * z / mp.cos(mp.sqrt(z)), F_R ** 2, N_COSF, rnd=f32)
+err_sinf = maxrel(lambda r: r + r ** 3 * poly(SinFP, r * r), mp.sin, F_R)
+err_cosf = maxrel(lambda r: 1 - r * r / 2 + r ** 4 * poly(CosFQ, r * r), mp.cos, F_R)
+assert err_sinf < 2 ** -30 and err_cosf < 2 ** -30, (err_sinf, err_cosf)
+# tan(r) = r + r^3 T(z), z = r^2, |r| <= F_R: T with float32 coefficients (relative error of the whole; tan's
+# kernel adds the reduction's lo as lo (1 + tan^2)).
+N_TANF = 7
+TanFP = fit(lambda z: sqrt_or(z, lambda r: (mp.tan(r) - r) / r ** 3, mp.mpf(1) / 3),
+            lambda z: sqrt_or(z, lambda r: r ** 3 / mp.tan(r), 3), F_R ** 2, N_TANF, rnd=f32)
+err_tanf = maxrel(lambda r: r + r ** 3 * poly(TanFP, r * r), mp.tan, F_R)
+assert err_tanf < mp.mpf(2) ** -29, err_tanf
 assert MIN_FRAC * PI / 2 * (1 - PH_RREL) > mp.mpf(2) ** -126 * 2 ** 48  # hi, lo normal float32 values
 
 # sinpi, cospi: |r| <= 1/4; S1, S3, C2 as hi + lo.
@@ -351,7 +362,7 @@ emit(f"inline constexpr float kTrigF32InvPio2 = {hexf(F_INV)};\n")
 emit(f"inline constexpr float kTrigF32P1 = {hexf(F_P1)};\n")
 emit(f"inline constexpr float kTrigF32P2 = {hexf(F_P2)};\n")
 emit(f"inline constexpr float kTrigF32P3 = {hexf(F_P3)};\n")
-emit(f"// sin(r) = r + r^3 P(z), z = r^2, |r| <= pi/4 (1 + 2^{lg(2 * F_SLACK)}) = {mp.nstr(F_R, 10)}: max relative error\n"
+emit(f"// sin(r) = r + r^3 P(z), z = r^2, |r| <= pi/4 (1 + 2^{lg(F_R / (PI / 4) - 1)}) = {mp.nstr(F_R, 10)}: max relative error\n"
      f"// {mp.nstr(err_sinf, 3)} (2^{lg(err_sinf)}).\n")
 emit(arrf("kSinF32Poly", SinFP))
 emit(f"// cos(r) = 1 - z/2 + z^2 Q(z): max relative error {mp.nstr(err_cosf, 3)} (2^{lg(err_cosf)}).\n")

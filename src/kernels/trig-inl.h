@@ -140,9 +140,9 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanekRow(D d, VI q, V& c0, V& c
 // 56..62 of bits(xp) - bits(2^8)). xp 2/pi = m' c0 + m' c1 (mod 4, up to 2^-65):
 //   h0 + l0 = m' c0 exactly (fma), K0 = rint(h0) (h0 < 2^41; kd0 = h0 + 1.5 2^52 holds it),
 //   g = h0 - K0 exact, g + l0 = m' c0 - K0 exact (a multiple of 2^-51 below 1; l0 < 2^-12),
-//   h1 = m' c1 rounded (< 2^-11), f = (g + l0) + h1 (one rounding, 2^-53 relative).
-// So xp 2/pi = K0 + f (mod 4), |f| <= 1/2 + 2^-11.4, with an absolute error below 2^-64 (m' c1's
-// rounding and the table's tail), against a fraction of at least 2^-29.86 for every float32
+//   f = m' c1 + (g + l0) (one fma: one rounding, 2^-53 relative; m' c1 < 2^-11).
+// So xp 2/pi = K0 + f (mod 4), |f| <= 1/2 + 2^-11.4, with an absolute error below 2^-64 (the
+// table's tail) and f's one rounding, against a fraction of at least 2^-29.86 for every float32
 // (generator: kTrigMinFrac): relative error below 2^-34. The low bits of bits(kd0) are K0 mod 4.
 // f is not rounded a second time into [-1/2, 1/2] (K1 = rint(f), f - K1: four operations per vector
 // of doubles): the float32 polynomials are fitted on the slightly wider range instead (generator:
@@ -164,7 +164,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V PayneHanek(D d, V xp, V& kd0) {
   const V l0 = MulSub(m, c0, h0);
   kd0 = Add(h0, shift);
   const V g = Sub(h0, Sub(kd0, shift));
-  return Add(Add(g, l0), Mul(m, c1));
+  return MulAdd(m, c1, Add(g, l0));
 }
 
 // ---- float32 lanes: the fast path of sin, cos, tan and the whole-vector slow path --------------------

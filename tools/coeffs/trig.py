@@ -223,18 +223,19 @@ for q in range(PH_ROWS):
         for c in (c0, c1):
             assert float(c) == c  # 53 significant bits at most
         # h0 = m' c0 < 2^51 (kd = h0 + 1.5 2^52 rounds it to K0); m' c0 - K0 is a multiple of 2^-51 below 1
-        # (exact as a double); h1 = m' c1 < 2^-11, l0 < 2^-12 (f = (h0 - K0 + l0) + h1).
+        # (exact as a double); m' c1 < 2^-11, l0 < 2^-12 (f = m' c1 + (h0 - K0 + l0), one fma).
         assert 2 ** PH_MBITS * c0 < 2 ** 51 and 2 ** PH_MBITS * c1 < mp.mpf(2) ** -11
         PH0.append(float(c0))
         PH1.append(float(c1))
-# Error of f: the table's tail (m' 2^-104) and h1 = m' c1 rounded (below 2^(PH_MBITS - 51), so half an ulp
-# of it), the other steps exact up to u's one rounding (2^-53 |f|): PH_FREL relative for f >= MIN_FRAC.
+# Error of f: the table's tail (m' 2^-104) and f's one rounding (f = m' c1 + (g + l0) by one fma, 2^-53 |f|;
+# m' c1 < 2^(PH_MBITS - 51): half an ulp of it is counted as well, an over-estimate), the other steps
+# exact: PH_FREL relative for f >= MIN_FRAC.
 PH_FREL = (mp.mpf(2) ** (PH_MBITS - 104) + mp.mpf(2) ** (PH_MBITS - 51 - 53)) / MIN_FRAC + mp.mpf(2) ** -53
 assert PH_FREL < mp.mpf(2) ** -34, PH_FREL
 
 # The float32 kernels' slow path: x 2/pi = K0 + f (mod 4) with K0 = rint(h0) alone (no second rounding
-# of f: 4 binary64 operations per 8 lanes fewer, +7-12% on huge arguments), so f = (g + l0) + h1 with
-# |g| <= 1/2, |l0| <= ulp(h0)/2 and |h1| < m' max(c1): |f| <= PH_FMAX, a little over 1/2; f is still at
+# of f: 4 binary64 operations per vector of doubles fewer, +6-12% on huge arguments), so f = m' c1 +
+# (g + l0) with |g| <= 1/2, |l0| <= ulp(h0)/2 and m' c1 < m' max(c1): |f| <= PH_FMAX, a little over 1/2; f is still at
 # least MIN_FRAC (K0 is an integer, the nearest one or not). r = f C1 (C1 = pi/2 rounded, one
 # product: within PH_RREL relative, |r| >= MIN_FRAC pi/2 (1 - PH_RREL)), then split into
 # float32 hi = r rounded, lo = (r - hi) rounded (r - hi exact in binary64; |lo| <= 2^-24 |hi|): hi + lo within

@@ -311,20 +311,20 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
 
 // sin and/or cos in float32 lanes (kWant: kWantSin | kWantCos; the outputs are bit-identical whichever
 // are wanted). q = k mod 4 and r = hi + lo from ReduceF32; S = hi + sl, C = ch + cl (SinCosF32Parts,
-// each rounded once): sin = (S, C, -S, -C)[q], cos = (C, -S, -C, S)[q]; SinCos shares the reduction
-// and the parts. The fast path reduces x itself; the slow path reduces a = |x| (replaced by
-// HugeReduce's in lanes with 2^8 <= a < inf where the vector has such a lane) and puts the sign of x
-// back on sin. The same bits either way: -x gives -k, -S and C, and (-S, C, S, -C)[-q mod 4] =
-// -(S, C, -S, -C)[q], (C, S, -C, -S)[-q mod 4] = (C, -S, -C, S)[q]. The fast path's saving (no |x|, no sign of x; the odd-k pick by
-// IfOddThenElse), bench_math, 64K, 7 interleaved runs on an AVX-512 Intel Xeon: sin +11% / +13%,
-// cos +8% / +3%, sincos +5% / +9% (the AVX2 code forced there / AVX3). A vector with a lane outside
-// 2^-12 <= |x| < 2^8 (one test on bits(x) << 1) takes the slow path (SinCosF32Body<kSlow = true>,
-// out of line): |x| < 2^-12 reduces 0 and gives sin x = x, cos x = 1 (kTrigTiny); +-inf, NaN -> NaN
-// (x - x). The slow path out of line as a whole, the reduction inlined in it, against the reduction
-// alone out of line (bench_math, 64K, 7 interleaved runs, an AVX-512 Intel Xeon: its AVX3 code and
-// the AVX2 code forced there): sin with the AVX2 code +8% (1718 -> 1852 Melem/s), sin@huge / cos@huge
-// +5% / +3% with AVX3, sincos -3% with AVX3, the rest within 2%; tan measured 11% slower with the AVX2
-// code that way and keeps HugeReduceCall. Unmeasured on a CPU whose best target is AVX2.
+// each rounded once): sin = (S, C, -S, -C)[q], cos = (C, -S, -C, S)[q]; SinCos shares the reduction and
+// the parts. The fast path reduces x itself; the slow path reduces a = |x| (replaced by HugeReduce's in
+// lanes with 2^8 <= a < inf where the vector has such a lane) and puts the sign of x back on sin. The
+// same bits either way: -x gives -k, -S and C, and (-S, C, S, -C)[-q mod 4] = -(S, C, -S, -C)[q], (C,
+// S, -C, -S)[-q mod 4] = (C, -S, -C, S)[q]. The fast path's saving (no |x|, no sign of x; the odd-k
+// pick by IfOddThenElse), bench_math, 64K, 7 interleaved runs on an AVX-512 Intel Xeon: sin +11% /
+// +13%, cos +8% / +3%, sincos +5% / +9% (the AVX2 code forced there / AVX3). A vector with a lane
+// outside 2^-12 <= |x| < 2^8 (one test on bits(x) << 1) takes the slow path (SinCosF32Body<kSlow =
+// true>, out of line): |x| < 2^-12 reduces 0 and gives sin x = x, cos x = 1 (kTrigTiny); +-inf, NaN ->
+// NaN (x - x). The slow path out of line as a whole, the reduction inlined in it, against the reduction
+// alone out of line (bench_math, 64K, 7 interleaved runs, an AVX-512 Intel Xeon: its AVX3 code and the
+// AVX2 code forced there): sin with the AVX2 code +8% (1718 -> 1852 Melem/s), sin@huge / cos@huge +5% /
+// +3% with AVX3, sincos -3% with AVX3, the rest within 2%; tan measured 11% slower with the AVX2 code
+// that way and keeps HugeReduceCall. Unmeasured on a CPU whose best target is AVX2.
 template <int kWant, bool kSlow, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32Body(D d, V x, V& cos_out) {
   const RebindToUnsigned<D> du;
@@ -389,21 +389,20 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanOrMinusCot(D d, V th, V tl, V kd) {
   return IfOddThenElse(d, BitCast(du, kd), MulAdd(q, eps, q), s);
 }
 
-// tan in float32 lanes. Fast path, where every lane has 2^-12 <= |x| < kTrigF32Limit (2^8; one
-// test per vector on bits(x) << 1): ReduceF32 on x itself (not |x|: every step is odd under x -> -x,
-// rint ties to even included, so hi, lo and k are those of |x| negated; k's parity is all tan needs),
-// r = hi + lo, |r| <= pi/4 (1 + 2^-16.2) (HugeReduce's: 2^-10.52). tan(hi) = hi + hi^3 T(z), z = hi^2 rounded (kTanF32C0, kTanF32Poly,
-// degree 6 in z, rel. error 2^-29.5), as the pair hi + tl0: tl0 = c0 rz + rz z T1(z) + c0 (hi^3 -
-// rz) + lo (c0 = T(0), T1 the rest; rz = hi z rounded, hi^3 - rz = hi (hi^2 - z) + (hi z - rz) with
-// both errors exact by fma, the outer product rounded); lo's
-// second-order part lo tan^2(hi) = lo s0^2 (s0 = hi + tl0 rounded) added: tl = tl0 + lo s0^2
-// (one fma); s = hi + tl rounded (the result where k is even), se = (hi - s) + tl exactly
-// (Fast2Sum). k odd: -cot r = -1/(s + se): q = -1/s (IEEE division), eps = (1 + q s) + q se, y = q
-// + q eps (one fma: the rounding that matters). Slow path (the whole vector, where a lane is
-// outside that range): lanes with 2^8 <= |x| < inf take HugeReduce's (k mod 4, hi, lo) of |x| (only
-// where the vector has one), the sign of x put on hi and lo; |x| < 2^-12 reduces 0 and gives x (tan x
-// = x (1 + x^2/3 + ...), x^2/3 < 2^-25.5: x is the correctly rounded result; +-0 and subnormals
-// kept); +-inf, NaN -> NaN (x - x).
+// tan in float32 lanes. Fast path, where every lane has 2^-12 <= |x| < kTrigF32Limit (2^8; one test per
+// vector on bits(x) << 1): ReduceF32 on x itself (not |x|: every step is odd under x -> -x, rint ties
+// to even included, so hi, lo and k are those of |x| negated; k's parity is all tan needs), r = hi +
+// lo, |r| <= pi/4 (1 + 2^-16.2) (HugeReduce's: 2^-10.52). tan(hi) = hi + hi^3 T(z), z = hi^2 rounded
+// (kTanF32C0, kTanF32Poly, degree 6 in z, rel. error 2^-29.5), as the pair hi + tl0: tl0 = c0 rz + rz z
+// T1(z) + c0 (hi^3 - rz) + lo (c0 = T(0), T1 the rest; rz = hi z rounded, hi^3 - rz = hi (hi^2 - z) +
+// (hi z - rz) with both errors exact by fma, the outer product rounded); lo's second-order part lo
+// tan^2(hi) = lo s0^2 (s0 = hi + tl0 rounded) added: tl = tl0 + lo s0^2 (one fma); s = hi + tl rounded
+// (the result where k is even), se = (hi - s) + tl exactly (Fast2Sum). k odd: -cot r = -1/(s + se): q =
+// -1/s (IEEE division), eps = (1 + q s) + q se, y = q + q eps (one fma: the rounding that matters).
+// Slow path (the whole vector, where a lane is outside that range): lanes with 2^8 <= |x| < inf take
+// HugeReduce's (k mod 4, hi, lo) of |x| (only where the vector has one), the sign of x put on hi and
+// lo; |x| < 2^-12 reduces 0 and gives x (tan x = x (1 + x^2/3 + ...), x^2/3 < 2^-25.5: x is the
+// correctly rounded result; +-0 and subnormals kept); +-inf, NaN -> NaN (x - x).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   const RebindToUnsigned<D> du;

@@ -2,9 +2,10 @@
 // SinCosPi. The only place their algorithms live.
 //
 // sin, cos, tan and SinCos run in float32 lanes (registry eval F32): x = k pi/2 + r, k the nearest
-// integer, |r| <= pi/4, r as a float32 pair hi + lo; float32 polynomials with the large parts kept
-// exact (one rounding that matters), picked and signed by k mod 4; tan: one polynomial for tan r as
-// a float32 pair, -1/tan by one division and a correction for odd k.
+// integer (above 2^8 possibly the next one: |r| <= pi/4 (1 + 2^-10.52)), r as a float32 pair
+// hi + lo; float32 polynomials with the large parts kept exact (one rounding that matters), picked
+// and signed by k mod 4; tan: one polynomial for tan r as a float32 pair, -1/tan by one division and
+// a correction for odd k.
 // The reduction: where every lane of the vector has 2^-12 <= |x| < kTrigF32Limit (2^8), float32
 // Cody-Waite with exact steps (ReduceF32); otherwise lanes below 2^-12 reduce 0 instead and take x
 // (sin, tan) or 1 (cos) at the end (kTrigTiny), and, where the vector has one, lanes with 2^8 <= |x| < inf
@@ -144,7 +145,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanekRow(D d, VI q, V& c0, V& c
 //   h0 + l0 = m' c0 exactly (fma), K0 = rint(h0) (h0 < 2^41; kd0 = h0 + 1.5 2^52 holds it),
 //   g = h0 - K0 exact, g + l0 = m' c0 - K0 exact (a multiple of 2^-51 below 1; l0 < 2^-12),
 //   f = m' c1 + (g + l0) (one fma: one rounding, 2^-53 relative; m' c1 < 2^-11).
-// So xp 2/pi = K0 + f (mod 4), |f| <= 1/2 + 2^-11.4, with an absolute error below 2^-64 (the
+// So xp 2/pi = K0 + f (mod 4), |f| <= 1/2 + 2^-11.52 (generator: PH_FMAX), with an absolute error below 2^-64 (the
 // table's tail) and f's one rounding, against a fraction of at least 2^-29.86 for every float32
 // (generator: kTrigMinFrac): relative error below 2^-34. The low bits of bits(kd0) are K0 mod 4.
 // f is not rounded a second time into [-1/2, 1/2] (K1 = rint(f), f - K1: four operations per vector

@@ -13,11 +13,11 @@ The reduction: |x| < kTrigF32Limit (2^F_EXP): float32 Cody-Waite (kTrigF32*); la
   0 <= q < 8); x 2/pi mod 4 = m' T_q mod 4 with m' = m 2^s (< 2^39) and T_q = (2^(8 - 23 + 16 q)
   2/pi) mod 4 = c0 + c1 + (tail < 2^-104): c0 the bits of weight 2^1..2^-51, c1 those of
   2^-52..2^-104 (kTrigPH0/1: eight rows, one register permute each). m' c0 and m' c1 are split
-  exactly into hi + lo by fma, m' c1 rounded, the tail costs < 2^-65: x 2/pi is known mod 4 to
-  2^-64 absolute, while the fraction f (x 2/pi minus K0 = rint(m' c0), a little over 1/2 at most:
-  no second rounding) is at least kTrigMinFrac for every float32 x (computed below from continued
-  fractions): a relative error below 2^-34 in f. r = f pi/2 (f kTrigPio2C1) in binary64, split into float32 hi + lo:
-  more accurate than the float32 Cody-Waite (asserted below), so the same polynomials serve.
+  exactly into hi + lo by fma (K0 = rint(hi)), m' c1 added to the rest by one fma, the tail costs
+  < 2^-65: x 2/pi is known mod 4 to 2^-64 absolute, while the fraction f (x 2/pi minus K0, at most
+  1/2 + 2^-11.5: no second rounding) is at least kTrigMinFrac for every float32 x (computed below
+  from continued fractions): a relative error below 2^-34 in f. r = f pi/2 (f kTrigPio2C1) in
+  binary64, split into float32 hi + lo: more accurate than the float32 Cody-Waite (asserted below), so the same polynomials serve.
 sinpi, cospi (kSinPi*, kCosPi*): correctly rounded. x = n/2 + r exactly (n = rint(2x), |r| <= 1/4,
   r has at most 24 significant bits so z = r^2 is exact). sin(pi r) = r (S1 + S3 z + z^2 P(z)),
   cos(pi r) = 1 + C2 z + z^2 Q(z), S1 = pi, S3 = -pi^3/6, C2 = -pi^2/2 each as hi + lo
@@ -235,8 +235,8 @@ assert PH_FREL < mp.mpf(2) ** -34, PH_FREL
 
 # The float32 kernels' slow path: x 2/pi = K0 + f (mod 4) with K0 = rint(h0) alone (no second rounding
 # of f: 4 binary64 operations per vector of doubles fewer, +6-12% on huge arguments), so f = m' c1 +
-# (g + l0) with |g| <= 1/2, |l0| <= ulp(h0)/2 and m' c1 < m' max(c1): |f| <= PH_FMAX, a little over 1/2; f is still at
-# least MIN_FRAC (K0 is an integer, the nearest one or not). r = f C1 (C1 = pi/2 rounded, one
+# (g + l0) with |g| <= 1/2, |l0| <= ulp(h0)/2 and m' c1 < m' max(c1): |f| <= PH_FMAX (1/2 + 2^-11.52);
+# f is still at least MIN_FRAC (K0 is an integer, the nearest one or not). r = f C1 (C1 = pi/2 rounded, one
 # product: within PH_RREL relative, |r| >= MIN_FRAC pi/2 (1 - PH_RREL)), then split into
 # float32 hi = r rounded, lo = (r - hi) rounded (r - hi exact in binary64; |lo| <= 2^-24 |hi|): hi + lo within
 # PH_REDREL of x - K pi/2, on |r| <= PH_R. The float32 polynomials below are fitted on |r| <= F_R, which

@@ -1,4 +1,4 @@
-// accelmath::atomic: validation and the element loops (update.h does one element, combine.h the
+// accelmath::atomic: validation and the element loops (update.h does one element, accelmath/detail/atomic_combine.h the
 // arithmetic). Every argument is checked before the first update, so an error writes nothing.
 #include "accelmath/atomic.h"
 

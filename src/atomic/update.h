@@ -1,5 +1,5 @@
 // One atomic element update on the CPU: dst = Combine<op, kSaturate>(dst, v) as a single
-// read-modify-write (combine.h has the arithmetic).
+// read-modify-write (accelmath/detail/atomic_combine.h has the arithmetic).
 //
 // The element is updated with a compare-and-swap loop on the element itself: x86-64 and AArch64 have
 // 8- and 16-bit compare-and-swap (lock cmpxchg, CASH/CASB or LL/SC), so every type here is lock-free
@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "atomic/combine.h"
+#include "accelmath/detail/atomic_combine.h"
 
 namespace accelmath::atomic::detail {
 

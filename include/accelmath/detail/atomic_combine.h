@@ -1,7 +1,7 @@
 // The arithmetic of one atomic update, dst = op(dst, src), written once for every element type and
-// mode; the CPU loops (atomic.cc) call it inside their compare-and-swap loops, and it compiles as CUDA
-// device code (tests/cuda_compile_check.cu). The contract is ../shared/spec/atomics.md; the reasons are
-// in docs/atomics.md.
+// mode; the CPU loops (src/atomic/atomic.cc) call it inside their compare-and-swap loops, and so do
+// the device functions of accelmath/cuda_atomic.h (a public header, hence this one's place). The
+// contract is ../shared/spec/atomics.md; the reasons are in docs/atomics.md.
 //
 // float16, bfloat16 (add): both operands are widened to float exactly, added in float, and the float
 //   sum is rounded to nearest-even into the type. That is the exact sum rounded once: a float holds 24

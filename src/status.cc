@@ -22,6 +22,10 @@ const char* status_message(Status s) noexcept {
       return "an argument is outside its documented set of values";
     case Status::kNullPointer:
       return "a pointer argument is null while its element count is not zero";
+    case Status::kNotDeviceMemory:
+      return "a pointer given to the CUDA API is not memory the GPU can access";
+    case Status::kDeviceError:
+      return "a CUDA call failed (no usable GPU, or a kernel launch was refused)";
   }
   return "unknown status";
 }

@@ -367,7 +367,7 @@ TEST(Contract, FormWithoutCountUsesTheFirstSourceLength) {
 TEST(Contract, StatusMessagesAreDistinct) {
   const Status all[] = {Status::kOk, Status::kBufferTooSmall, Status::kPartialOverlap, Status::kSizeMismatch,
                         Status::kIndexOutOfRange, Status::kMisaligned, Status::kOverlap, Status::kInvalidArgument,
-                        Status::kNullPointer};
+                        Status::kNullPointer, Status::kNotDeviceMemory, Status::kDeviceError};
   for (const Status a : all) {
     EXPECT_STRNE(accelmath::status_message(a), "unknown status");
     for (const Status b : all) {

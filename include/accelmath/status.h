@@ -22,6 +22,10 @@ enum class Status : int {
   kInvalidArgument = 7,
   // A pointer argument is null while its element count is not zero (the C ABI, accelmath/c_api.h).
   kNullPointer = 8,
+  // A pointer given to the CUDA API (accelmath/cuda.h) is not memory the GPU can access.
+  kNotDeviceMemory = 9,
+  // A CUDA call failed: no usable GPU or driver, or a kernel launch was refused (accelmath/cuda.h).
+  kDeviceError = 10,
 };
 
 // A short English sentence describing `s`, e.g. for error messages.

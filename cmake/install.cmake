@@ -20,6 +20,14 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/accelmath DESTINATION ${CMAKE_IN
 
 # INCLUDES DESTINATION gives the exported target its installed include directory.
 install(TARGETS accelmath_lib EXPORT accelmathTargets INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The GPU backend, where it was built (ACCELMATH_CUDA): accelmath::accelmath_cuda, linking CUDA's
+# runtime (CUDA::cudart, which the config file looks for).
+if(TARGET accelmath_cuda)
+  install(TARGETS accelmath_cuda EXPORT accelmathTargets INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  set(ACCELMATH_HAS_CUDA TRUE)
+else()
+  set(ACCELMATH_HAS_CUDA FALSE)
+endif()
 
 # The CLI finds the shared library next to it (bin/../lib) wherever the prefix is.
 file(RELATIVE_PATH ACCELMATH_BIN_TO_LIB ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR})

@@ -51,6 +51,15 @@ lib_dynamic=$(readelf -d "$(find "$tmp/shared" -name 'libaccelmath.so.*.*.*' -pr
 grep -E 'SONAME|RUNPATH|RPATH' <<< "$lib_dynamic" || true
 grep -q 'SONAME.*\[libaccelmath\.so\.0\.1\]' <<< "$lib_dynamic" || fail "SONAME is not libaccelmath.so.0.1"
 "$tmp/shared/bin/accelmath" list > /dev/null || fail "installed CLI does not run"
+# The GPU backend, where the build has it (ACCELMATH_CUDA): its library, headers and exported target.
+if [ -e "$build/libaccelmath_cuda.so" ]; then
+  [ -f "$(find "$tmp/shared" -name 'libaccelmath_cuda.so.0.1' -print -quit)" ] || fail "libaccelmath_cuda not installed"
+  for h in cuda.h cuda_atomic.h detail/atomic_combine.h; do
+    [ -f "$tmp/shared/include/accelmath/$h" ] || fail "accelmath/$h not installed"
+  done
+  grep -rq 'accelmath::accelmath_cuda' "$tmp/shared" || fail "no exported target accelmath::accelmath_cuda"
+  echo "GPU backend installed: libaccelmath_cuda, accelmath/cuda.h, accelmath::accelmath_cuda"
+fi
 
 step "(a) shared, find_package"
 cmake_consumer "$tmp/shared" "$tmp/a"
@@ -67,7 +76,7 @@ check_needs "$tmp/b" yes
 
 step "(c) static: configure, build and install accelmath with BUILD_SHARED_LIBS=OFF"
 "$cmake" -S "$src" -B "$tmp/static-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" -DBUILD_SHARED_LIBS=OFF \
-  -DACCELMATH_BUILD_TESTS=OFF -DACCELMATH_BUILD_BENCH=OFF > "$tmp/static.log" 2>&1 \
+  -DACCELMATH_BUILD_TESTS=OFF -DACCELMATH_BUILD_BENCH=OFF -DACCELMATH_CUDA=OFF > "$tmp/static.log" 2>&1 \
   || { cat "$tmp/static.log"; fail "static configure"; }
 "$cmake" --build "$tmp/static-build" -j "$jobs" > "$tmp/static.log" 2>&1 \
   || { cat "$tmp/static.log"; fail "static build"; }

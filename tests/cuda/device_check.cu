@@ -10,13 +10,15 @@
 //  2. MX: every case of tests/cuda/mx_cases.h and every quantize vector of the golden files (torchao,
 //     the survey), codes and scales against accelmath::mx; dequantize of those codes and of random
 //     bytes under random scales (NaN scale included) to float32/float16/bfloat16, byte for byte.
-//  3. atomics (accelmath/cuda_atomic.h): every ordered pair of boundary values and 2^16 random pairs
-//     per type, op and mode against accelmath::atomic; then concurrent updates of a few elements by
+//  3. atomics (accelmath/cuda_atomic.h): the published float16 boundary table row for row; every
+//     ordered pair of boundary values and 2^16 random pairs per type, op and mode against
+//     accelmath::atomic; then concurrent updates of a few elements by
 //     2^20 threads whose result does not depend on their order (exact partial sums, max/min, wrapping
 //     or one-sided saturating integer adds) against the CPU's scatter form run sequentially.
 // Prints one line per function / case group and a summary; exit 0 when everything matched, 1 if
-// anything differed. Without a GPU it checks that the API refuses cleanly (argument errors, then
-// kDeviceError) and exits 77, CTest's "skipped". Options: --data DIR (tests/data),
+// anything differed. Without a GPU it runs the boundary table through the CPU library (a check of
+// this harness), checks that the API refuses cleanly (argument errors, then kDeviceError) and exits
+// 77, CTest's "skipped". Options: --data DIR (tests/data),
 // --n LOG2 (inputs per function, default 24).
 #include <cuda_runtime.h>
 
@@ -616,9 +618,79 @@ int CheckAtomicType(const char* name) {
   return bad;
 }
 
-void CheckAtomics() {
+// The published float16 boundary table (tests/data/atomic/atomic-boundary.csv; docs/atomics.md):
+// every row, every '/' alternative of operand b, both operand orders, both modes, through
+// apply(op, mode, a, b) -> result bits, against the table itself (NaN matches NaN). Returns the
+// number of differences, -1 for an unreadable table.
+using TableApply = std::function<uint16_t(AOp, Mode, uint16_t, uint16_t)>;
+int CheckBoundaryTable(const std::string& data, const char* who, const TableApply& apply) {
+  std::ifstream in(data + "/atomic/atomic-boundary.csv");
+  std::string line;
+  if (!in.good() || !std::getline(in, line)) return -1;
+  auto parse = [](const std::string& t) -> uint16_t {  // the table's values: +-0.0, +-65504.0, +-inf, nan
+    return accelmath::to_float16(std::strtof(t.c_str(), nullptr)).bits;
+  };
+  auto split = [](const std::string& t, char sep) {
+    std::vector<std::string> out(1);
+    for (char c : t) {
+      if (c == sep) out.emplace_back();
+      else out.back() += c;
+    }
+    return out;
+  };
+  int checks = 0, differ = 0;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    const auto f = split(line, ',');
+    if (f.size() != 6 || f[1] != "half") return -1;
+    const AOp op = f[0] == "add" ? AOp::kAdd : f[0] == "max" ? AOp::kMax : AOp::kMin;
+    for (const std::string& bt : split(f[3], '/')) {
+      for (int mode : {0, 1}) {
+        for (int order : {0, 1}) {
+          const uint16_t a = parse(order ? bt : f[2]), b = parse(order ? f[2] : bt), want = parse(f[4 + mode]);
+          const uint16_t got = apply(op, mode ? Mode::kSaturate : Mode::kIeee, a, b);
+          ++checks;
+          const bool nans = (got & 0x7FFF) > 0x7C00 && (want & 0x7FFF) > 0x7C00;
+          if (got != want && !nans && differ++ < 3) {
+            std::printf("  DIFFER table: %s mode %d, 0x%04x . 0x%04x: %s 0x%04x, table 0x%04x\n", f[0].c_str(), mode, a,
+                        b, who, got, want);
+          }
+        }
+      }
+    }
+  }
+  std::printf("  float16   published boundary table by %s: %d checks (rows x alternatives x 2 orders x 2 modes), %d differ\n",
+              who, checks, differ);
+  return checks == 0 ? -1 : differ;
+}
+
+// One float16 update by a GPU atomic (one launch per check: the table has a few hundred).
+uint16_t GpuHalfUpdate(AOp op, Mode mode, uint16_t a, uint16_t b) {
+  DeviceBytes dd(&a, 2), ds(&b, 2), dold(2);
+  PairKernel<accelmath::float16><<<1, 1>>>(static_cast<accelmath::float16*>(dd.p),
+                                           static_cast<const accelmath::float16*>(ds.p),
+                                           static_cast<accelmath::float16*>(dold.p), 1, op, mode);
+  CUDA_OK(cudaGetLastError());
+  uint16_t g;
+  std::memcpy(&g, dd.get().data(), 2);
+  return g;
+}
+
+// The same update by the CPU library: checks this harness (its reading of the table) without a GPU.
+uint16_t CpuHalfUpdate(AOp op, Mode mode, uint16_t a, uint16_t b) {
+  accelmath::float16 d{a};
+  const accelmath::float16 s{b};
+  CpuApply<accelmath::float16>(op, std::span(&d, 1), std::span(&s, 1), mode);
+  return d.bits;
+}
+
+void CheckAtomics(const std::string& data) {
   std::printf("== atomics: accelmath/cuda_atomic.h on the GPU vs accelmath::atomic on the CPU\n");
   int bad = 0;
+  const int table = CheckBoundaryTable(data, "gpu", GpuHalfUpdate);
+  if (table < 0) std::printf("  MISSING or malformed %s/atomic/atomic-boundary.csv (--data DIR)\n", data.c_str());
+  bad += table != 0;
   bad += CheckAtomicType<accelmath::float16>("float16");
   bad += CheckAtomicType<accelmath::bfloat16>("bfloat16");
   bad += CheckAtomicType<float>("float");
@@ -632,9 +704,10 @@ void CheckAtomics() {
 
 // Without a usable GPU the API must still refuse cleanly: argument errors first, then kDeviceError
 // (MX: an Error naming "cuda"), never a crash. Returns the number of wrong answers.
-int CheckWithoutDevice() {
+int CheckWithoutDevice(const std::string& data) {
   std::vector<float> x(64, 1.0f), y(64);
   int bad = 0;
+  bad += CheckBoundaryTable(data, "cpu", CpuHalfUpdate) != 0;  // the harness itself
   auto expect = [&](const char* what, Status got, Status want) {
     bad += got != want;
     std::printf("  %-40s %s (%s)\n", what, got == want ? "ok" : "WRONG", accelmath::status_message(got));
@@ -667,8 +740,8 @@ int main(int argc, char** argv) {
   }
   setvbuf(stdout, nullptr, _IOLBF, 0);
   if (accelmath::cuda::device_count() == 0) {
-    std::printf("no CUDA device here: checking that the API refuses cleanly\n");
-    if (CheckWithoutDevice() != 0) return 1;
+    std::printf("no CUDA device here: checking the harness's reading of the boundary table and that the API refuses cleanly\n");
+    if (CheckWithoutDevice(data) != 0) return 1;
     std::printf("SKIP: the GPU check needs an NVIDIA GPU (cudaGetDeviceCount found none)\n");
     return 77;
   }
@@ -681,7 +754,7 @@ int main(int argc, char** argv) {
               p.multiProcessorCount, driver, runtime, std::thread::hardware_concurrency());
   CheckApi();
   CheckMx(data);
-  CheckAtomics();
+  CheckAtomics(data);
   CheckMath(size_t{1} << log2n);
   std::printf("device check: %s\n", g_failed ? "FAILED" : "PASSED (every function, MX case and atomic bit-identical to the CPU)");
   return g_failed ? 1 : 0;

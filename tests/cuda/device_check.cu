@@ -16,9 +16,10 @@
 //     2^20 threads whose result does not depend on their order (exact partial sums, max/min, wrapping
 //     or one-sided saturating integer adds) against the CPU's scatter form run sequentially.
 // Prints one line per function / case group and a summary; exit 0 when everything matched, 1 if
-// anything differed. Without a GPU it runs the boundary table through the CPU library (a check of
-// this harness), checks that the API refuses cleanly (argument errors, then kDeviceError) and exits
-// 77, CTest's "skipped". Options: --data DIR (tests/data),
+// anything differed. Without a GPU it checks this harness instead: the math and MX checks with the
+// CPU library standing in for the device (everything must match) and with corrupted stand-ins (every
+// function and case must differ), the boundary table through the CPU library; then that the API
+// refuses cleanly (argument errors, then kDeviceError); and exits 77, CTest's "skipped". Options: --data DIR (tests/data),
 // --n LOG2 (inputs per function, default 24).
 #include <cuda_runtime.h>
 
@@ -94,6 +95,116 @@ void ParallelFor(size_t n, const std::function<void(size_t, size_t)>& body) {
   for (auto& th : pool) th.join();
 }
 
+// What the math and MX checks run as "the device", on host arrays: the GPU (copies in, the
+// accelmath::cuda call, copies out), or, where there is none, the CPU library standing in for it (a
+// check of this harness: everything must match) and a corrupted stand-in (one wrong result per
+// function or case: everything must differ). So the comparisons here are shown able to fail.
+namespace amx = accelmath::mx;
+using amx::DType;
+struct Device {
+  const char* name;
+  std::function<Status(const FunctionInfo&, void* const* out, const void* const* in, size_t count, size_t row_length)> math;
+  std::function<amx::Error(amx::TensorView, amx::MutableTensorView, amx::MutableTensorView, const amx::QuantizeOptions&)>
+      quantize;
+  std::function<amx::Error(amx::TensorView, amx::TensorView, amx::MutableTensorView, const amx::DequantizeOptions&)>
+      dequantize;
+};
+
+size_t Product(std::span<const int64_t> s) {
+  size_t n = 1;
+  for (int64_t d : s) n *= static_cast<size_t>(d);
+  return n;
+}
+
+// Bytes of an MX tensor view.
+size_t Bytes(DType t, std::span<const int64_t> shape) { return amx::storage_bytes(t, Product(shape)); }
+
+Device GpuDevice() {
+  Device d;
+  d.name = "gpu";
+  d.math = [](const FunctionInfo& f, void* const* out, const void* const* in, size_t count, size_t row_length) {
+    const size_t in_bytes = 4 * (f.shape == Shape::kRows ? count * row_length : count);  // float or int32 inputs
+    std::vector<std::unique_ptr<DeviceBytes>> din, dout;
+    void* o[2] = {};
+    const void* x[4] = {};
+    for (int k = 0; k < f.inputs(); ++k) {
+      din.push_back(std::make_unique<DeviceBytes>(in[k], in_bytes));
+      x[k] = din.back()->p;
+    }
+    for (int k = 0; k < f.outputs(); ++k) {
+      dout.push_back(std::make_unique<DeviceBytes>(count * accelmath::detail::ElementSize(f.output_type(k))));
+      o[k] = dout.back()->p;
+    }
+    const Status s = accelmath::cuda::run(f, o, x, count, row_length);
+    CUDA_OK(cudaDeviceSynchronize());
+    for (int k = 0; k < f.outputs() && s == Status::kOk; ++k) {
+      CUDA_OK(cudaMemcpy(out[k], dout[k]->p, dout[k]->n, cudaMemcpyDeviceToHost));
+    }
+    return s;
+  };
+  d.quantize = [](amx::TensorView x, amx::MutableTensorView y, amx::MutableTensorView s, const amx::QuantizeOptions& o) {
+    DeviceBytes dx(x.data, Bytes(x.dtype, x.shape)), dy(Bytes(y.dtype, y.shape)), ds(Bytes(DType::kUInt8, s.shape));
+    CUDA_OK(cudaMemset(dy.p, 0xAA, dy.n));  // so that a byte left unwritten shows
+    CUDA_OK(cudaMemset(ds.p, 0xAA, ds.n));
+    const amx::Error e = accelmath::cuda::mx::quantize({dx.p, x.dtype, x.shape}, {dy.p, y.dtype, y.shape},
+                                                      {ds.p, s.dtype, s.shape}, o);
+    CUDA_OK(cudaDeviceSynchronize());
+    if (e.ok()) {
+      CUDA_OK(cudaMemcpy(y.data, dy.p, dy.n, cudaMemcpyDeviceToHost));
+      CUDA_OK(cudaMemcpy(s.data, ds.p, ds.n, cudaMemcpyDeviceToHost));
+    }
+    return e;
+  };
+  d.dequantize = [](amx::TensorView y, amx::TensorView s, amx::MutableTensorView x, const amx::DequantizeOptions& o) {
+    DeviceBytes dy(y.data, Bytes(y.dtype, y.shape)), ds(s.data, Bytes(DType::kUInt8, s.shape)), dx(Bytes(x.dtype, x.shape));
+    CUDA_OK(cudaMemset(dx.p, 0xAA, dx.n));
+    const amx::Error e = accelmath::cuda::mx::dequantize({dy.p, y.dtype, y.shape}, {ds.p, s.dtype, s.shape},
+                                                        {dx.p, x.dtype, x.shape}, o);
+    CUDA_OK(cudaDeviceSynchronize());
+    if (e.ok()) CUDA_OK(cudaMemcpy(x.data, dx.p, dx.n, cudaMemcpyDeviceToHost));
+    return e;
+  };
+  return d;
+}
+
+// The CPU library as the device. Corrupted: one result of each math call changed to another ordinary
+// value (so that it cannot pass as a NaN payload difference), and one byte of each quantize (kResults)
+// or of each dequantize (kDequantize) flipped.
+enum class Corrupt { kNone, kResults, kDequantize };
+Device CpuDevice(Corrupt how) {
+  Device d;
+  d.name = how == Corrupt::kNone ? "cpu" : how == Corrupt::kResults ? "corrupted cpu" : "cpu with a corrupted dequantize";
+  const bool corrupt = how == Corrupt::kResults, corrupt_back = how == Corrupt::kDequantize;
+  d.math = [corrupt](const FunctionInfo& f, void* const* out, const void* const* in, size_t count, size_t row_length) {
+    const Status s = f.run(out, in, count, row_length);
+    if (corrupt && count > 0) {
+      const size_t i = count / 2, w = accelmath::detail::ElementSize(f.output_type(0));
+      auto* p = static_cast<uint8_t*>(out[0]) + i * w;
+      if (f.output_type(0) == ElementType::kF32) {
+        uint32_t b;
+        std::memcpy(&b, p, 4);
+        b = b == 0x3F800000u ? 0x40000000u : 0x3F800000u;
+        std::memcpy(p, &b, 4);
+      } else {
+        p[0] ^= 1;
+      }
+    }
+    return s;
+  };
+  d.quantize = [corrupt](amx::TensorView x, amx::MutableTensorView y, amx::MutableTensorView s, const amx::QuantizeOptions& o) {
+    const amx::Error e = amx::quantize(x, y, s, o);
+    if (corrupt) static_cast<uint8_t*>(y.data)[0] ^= 1;
+    return e;
+  };
+  d.dequantize = [corrupt_back](amx::TensorView y, amx::TensorView s, amx::MutableTensorView x,
+                                const amx::DequantizeOptions& o) {
+    const amx::Error e = amx::dequantize(y, s, x, o);
+    if (corrupt_back) static_cast<uint8_t*>(x.data)[1] ^= 0x40;  // an exponent bit of element 0 (any float type)
+    return e;
+  };
+  return d;
+}
+
 // ---- 1. math --------------------------------------------------------------------------------------
 
 // Edge values every float input sees: signed zeros, subnormals, the normal range's ends, infinities,
@@ -149,7 +260,7 @@ bool SameElement(ElementType t, const uint8_t* a, const uint8_t* b, size_t i, bo
   return false;
 }
 
-MathResult CheckFunction(const FunctionInfo& f, size_t n_sample) {
+MathResult CheckFunction(const Device& dev, const FunctionInfo& f, size_t n_sample) {
   const int inputs = f.inputs(), outputs = f.outputs();
   const bool rows = f.shape == Shape::kRows;
   const size_t row_length = rows ? 16 : 0;
@@ -187,28 +298,21 @@ MathResult CheckFunction(const FunctionInfo& f, size_t n_sample) {
     cpu[k].assign(count * accelmath::detail::ElementSize(f.output_type(k)), 0);
     simd[k].assign(cpu[k].size(), 0);
   }
-  // GPU
-  std::vector<std::unique_ptr<DeviceBytes>> din, dout;
+  // The device
+  std::vector<std::vector<uint8_t>> gpu(outputs);
   void* out_ptr[2] = {};
   const void* in_ptr[4] = {};
-  for (int k = 0; k < inputs; ++k) {
-    din.push_back(std::make_unique<DeviceBytes>(in[k].data(), in[k].size()));
-    in_ptr[k] = din.back()->p;
-  }
+  for (int k = 0; k < inputs; ++k) in_ptr[k] = in[k].data();
   for (int k = 0; k < outputs; ++k) {
-    dout.push_back(std::make_unique<DeviceBytes>(cpu[k].size()));
-    out_ptr[k] = dout.back()->p;
+    gpu[k].assign(cpu[k].size(), 0xAA);
+    out_ptr[k] = gpu[k].data();
   }
   MathResult r;
-  const Status s = accelmath::cuda::run(f, out_ptr, in_ptr, count, row_length);
-  CUDA_OK(cudaDeviceSynchronize());
-  if (s != Status::kOk) {
+  if (const Status s = dev.math(f, out_ptr, in_ptr, count, row_length); s != Status::kOk) {
     r.differ = count;
-    r.first = std::string("cuda::run returned ") + accelmath::status_message(s);
+    r.first = std::string(" (the device call returned: ") + accelmath::status_message(s) + ")";
     return r;
   }
-  std::vector<std::vector<uint8_t>> gpu(outputs);
-  for (int k = 0; k < outputs; ++k) gpu[k] = dout[k]->get();
   // CPU scalar lane, element by element (run_scalar reads element 0 of the pointers it is given).
   ParallelFor(count, [&](size_t a, size_t b) {
     for (size_t i = a; i < b; ++i) {
@@ -242,7 +346,7 @@ MathResult CheckFunction(const FunctionInfo& f, size_t n_sample) {
           std::memcpy(&c, cpu[k].data() + w * i, w);
           uint32_t x0;
           std::memcpy(&x0, in[0].data() + 4 * i * (rows ? row_length : 1), 4);
-          std::snprintf(line, sizeof line, " [out %d, x0 0x%08x: gpu 0x%08x cpu 0x%08x]", k, x0, g, c);
+          std::snprintf(line, sizeof line, " [out %d, x0 0x%08x: %s 0x%08x cpu 0x%08x]", k, x0, dev.name, g, c);
           r.first += line;
         }
       }
@@ -253,24 +357,25 @@ MathResult CheckFunction(const FunctionInfo& f, size_t n_sample) {
   return r;
 }
 
-void CheckMath(size_t n_sample) {
-  std::printf("== math: every registry function, GPU vs the CPU scalar lane (and the host's SIMD path)\n");
-  size_t functions = 0, elements = 0, bad = 0, nan_total = 0;
+// Returns the number of functions whose results differ; one line per function when verbose.
+size_t CheckMath(const Device& dev, size_t n_sample, bool verbose) {
+  if (verbose) std::printf("== math: every registry function, %s vs the CPU scalar lane (and the host's SIMD path)\n", dev.name);
+  size_t functions = 0, bad = 0, nan_total = 0;
   for (const FunctionInfo& f : accelmath::functions()) {
-    const MathResult r = CheckFunction(f, n_sample);
-    const size_t count = f.shape == Shape::kRows ? n_sample / 16 : n_sample;
+    const MathResult r = CheckFunction(dev, f, n_sample);
     ++functions;
-    elements += count;
     nan_total += r.nan_payload;
     const bool ok = r.differ == 0 && r.simd_differ == 0;
     bad += !ok;
-    std::printf("%-16s %s  gpu!=scalar %zu  simd!=scalar %zu  nan-payload-only %zu%s\n", f.name, ok ? "same" : "DIFFER",
-                r.differ, r.simd_differ, r.nan_payload, r.first.c_str());
+    if (verbose) {
+      std::printf("%-16s %s  %s!=scalar %zu  simd!=scalar %zu  nan-payload-only %zu%s\n", f.name, ok ? "same" : "DIFFER",
+                  dev.name, r.differ, r.simd_differ, r.nan_payload, r.first.c_str());
+    }
   }
-  std::printf("math: %zu functions, %zu sampled results each (rows: %zu rows of 16), %zu differ; NaN results "
-              "whose payload/sign differ: %zu\n",
-              functions, n_sample, n_sample / 16, bad, nan_total);
-  if (bad) ++g_failed;
+  std::printf("math on the %s: %zu functions, %zu sampled results each (rows: %zu rows of 16), %zu differ; NaN "
+              "results whose payload/sign differ: %zu\n",
+              dev.name, functions, n_sample, n_sample / 16, bad, nan_total);
+  return bad;
 }
 
 void CheckApi() {
@@ -311,65 +416,45 @@ void CheckApi() {
 
 // ---- 2. MX ----------------------------------------------------------------------------------------
 
-namespace amx = accelmath::mx;
-using amx::DType;
-
 struct MxTotals {
   int cases = 0, differ = 0;
 };
 
-size_t Product(std::span<const int64_t> s) {
-  size_t n = 1;
-  for (int64_t d : s) n *= static_cast<size_t>(d);
-  return n;
-}
-
 // Quantizes raw x (x_type, shape) with options on the CPU and the GPU; compares codes and scales,
 // then dequantizes the CPU's codes and random bytes on both. Returns the first difference or "".
-std::string MxCompare(const std::vector<uint8_t>& x, DType x_type, const std::vector<int64_t>& shape,
+std::string MxCompare(const Device& dev, const std::vector<uint8_t>& x, DType x_type, const std::vector<int64_t>& shape,
                       const amx::QuantizeOptions& o, uint64_t seed) {
   int64_t storage[8];
   const auto sshape = amx::scale_shape(shape, o.axis, o.blocksize, storage);
   const size_t n = Product(shape), ns = Product(sshape), ny = amx::storage_bytes(o.dst_type, n);
-  std::vector<uint8_t> y(ny), s(ns);
+  std::vector<uint8_t> y(ny), s(ns), dy(ny), ds(ns);
   if (amx::Error e = amx::quantize({x.data(), x_type, shape}, {y.data(), o.dst_type, shape},
                                    {s.data(), DType::kFloat8E8M0, sshape}, o);
       !e.ok()) {
     return "CPU quantize refused: " + e.message;
   }
-  DeviceBytes dx(x.data(), x.size()), dy(ny), ds(ns);
-  CUDA_OK(cudaMemset(dy.p, 0xAA, ny));
-  CUDA_OK(cudaMemset(ds.p, 0xAA, ns));
-  if (amx::Error e = accelmath::cuda::mx::quantize({dx.p, x_type, shape}, {dy.p, o.dst_type, shape},
-                                                   {ds.p, DType::kFloat8E8M0, sshape}, o);
+  if (amx::Error e = dev.quantize({x.data(), x_type, shape}, {dy.data(), o.dst_type, shape},
+                                  {ds.data(), DType::kFloat8E8M0, sshape}, o);
       !e.ok()) {
-    return "GPU quantize refused: " + e.message;
+    return std::string(dev.name) + " quantize refused: " + e.message;
   }
-  CUDA_OK(cudaDeviceSynchronize());
-  if (ds.get() != s) return "scales differ";
-  if (dy.get() != y) return "codes differ";
+  if (ds != s) return "scales differ";
+  if (dy != y) return "codes differ";
   std::vector<uint8_t> y_rand(ny), s_rand(ns);
   for (size_t i = 0; i < ny; ++i) y_rand[i] = static_cast<uint8_t>(Mix(seed * 977 + i));
   for (size_t i = 0; i < ns; ++i) s_rand[i] = static_cast<uint8_t>(Mix(seed * 131 + i) % 8 == 0 ? 255 : Mix(seed + i));
   for (const auto& [yy, ss] : {std::pair{&y, &s}, std::pair{&y_rand, &s_rand}}) {
-    DeviceBytes dyy(yy->data(), ny), dss(ss->data(), ns);
     for (DType xt : accelmath::mxcases::kFloatTypes) {
       amx::DequantizeOptions d;
       d.axis = o.axis, d.blocksize = o.blocksize;
       const size_t nx = amx::storage_bytes(xt, n);
-      std::vector<uint8_t> back(nx);
-      if (!amx::dequantize({yy->data(), o.dst_type, shape}, {ss->data(), DType::kFloat8E8M0, sshape},
-                           {back.data(), xt, shape}, d).ok()) {
-        return "CPU dequantize refused";
+      std::vector<uint8_t> back(nx), dback(nx);
+      const amx::TensorView yv{yy->data(), o.dst_type, shape}, sv{ss->data(), DType::kFloat8E8M0, sshape};
+      if (!amx::dequantize(yv, sv, {back.data(), xt, shape}, d).ok()) return "CPU dequantize refused";
+      if (amx::Error e = dev.dequantize(yv, sv, {dback.data(), xt, shape}, d); !e.ok()) {
+        return std::string(dev.name) + " dequantize refused: " + e.message;
       }
-      DeviceBytes dback(nx);
-      if (amx::Error e = accelmath::cuda::mx::dequantize({dyy.p, o.dst_type, shape}, {dss.p, DType::kFloat8E8M0, sshape},
-                                                         {dback.p, xt, shape}, d);
-          !e.ok()) {
-        return "GPU dequantize refused: " + e.message;
-      }
-      CUDA_OK(cudaDeviceSynchronize());
-      if (dback.get() != back) {
+      if (dback != back) {
         return std::string("dequantize to ") + amx::dtype_name(xt) + (yy == &y ? " (quantized codes)" : " (random bytes)") +
                " differs";
       }
@@ -378,19 +463,20 @@ std::string MxCompare(const std::vector<uint8_t>& x, DType x_type, const std::ve
   return "";
 }
 
-void CheckMx(const std::string& data) {
-  std::printf("== MX: quantize and dequantize on the GPU vs accelmath::mx on the CPU\n");
+// Returns the number of cases and golden vectors that differ (-1 entries: a missing file counts).
+int CheckMx(const Device& dev, const std::string& data, bool verbose) {
+  if (verbose) std::printf("== MX: quantize and dequantize on the %s vs accelmath::mx on the CPU\n", dev.name);
   MxTotals cases;
   uint64_t seed = 1;
   for (const auto& c : accelmath::mxcases::Cases()) {
-    const std::string why = MxCompare(accelmath::mxcases::Input(c, seed), c.x_type, c.shape, accelmath::mxcases::Options(c), seed);
+    const std::string why = MxCompare(dev, accelmath::mxcases::Input(c, seed), c.x_type, c.shape, accelmath::mxcases::Options(c), seed);
     ++seed;
     ++cases.cases;
     if (!why.empty()) {
-      if (cases.differ++ < 5) std::printf("  DIFFER %s: %s\n", c.name().c_str(), why.c_str());
+      if (cases.differ++ < 5 && verbose) std::printf("  DIFFER %s: %s\n", c.name().c_str(), why.c_str());
     }
   }
-  std::printf("mx cases (tests/cuda/mx_cases.h): %d, %d differ\n", cases.cases, cases.differ);
+  std::printf("mx cases (tests/cuda/mx_cases.h) on the %s: %d, %d differ\n", dev.name, cases.cases, cases.differ);
   MxTotals golden;
   for (const char* file : {"golden_torchao.jsonl", "golden_survey.jsonl"}) {
     std::ifstream in(data + "/mx/" + file);
@@ -425,13 +511,18 @@ void CheckMx(const std::string& data) {
       const std::string alg = v["scale_alg"], round = v["round"];
       o.scale_alg = alg == "ocp" ? 0 : alg == "rceil" ? 1 : alg == "ceil" ? 2 : 3;
       o.round_mode = round.c_str();
-      const std::string why = MxCompare(raw, xt, pshape, o, seed++);
+      const std::string why = MxCompare(dev, raw, xt, pshape, o, seed++);
       ++golden.cases;
-      if (!why.empty() && golden.differ++ < 5) std::printf("  DIFFER %s: %s\n", v["id"].get<std::string>().c_str(), why.c_str());
+      if (!why.empty() && golden.differ++ < 5 && verbose) std::printf("  DIFFER %s: %s\n", v["id"].get<std::string>().c_str(), why.c_str());
     }
   }
-  std::printf("mx golden quantize vectors (torchao, survey): %d, %d differ\n", golden.cases, golden.differ);
-  // Refusals: the CPU's validation, plus device memory.
+  std::printf("mx golden quantize vectors (torchao, survey) on the %s: %d, %d differ\n", dev.name, golden.cases,
+              golden.differ);
+  return cases.differ + golden.differ;
+}
+
+// The GPU API's refusals: the CPU's validation, plus device memory.
+void CheckMxRefusals() {
   std::vector<float> hx(64, 1.0f);
   const int64_t shape[] = {64}, sshape[] = {1, 2};
   DeviceBytes dy(32), ds(2);
@@ -445,7 +536,7 @@ void CheckMx(const std::string& data) {
                         e2.param == "blocksize";
   std::printf("mx refusals: host x -> %d %s (%s); blocksize 48 -> %d %s: %s\n", e1.code, e1.param.c_str(),
               e1.message.c_str(), e2.code, e2.param.c_str(), refusals ? "ok" : "WRONG");
-  if (cases.differ || golden.differ || !refusals) ++g_failed;
+  if (!refusals) ++g_failed;
 }
 
 // ---- 3. atomics -----------------------------------------------------------------------------------
@@ -707,7 +798,17 @@ void CheckAtomics(const std::string& data) {
 int CheckWithoutDevice(const std::string& data) {
   std::vector<float> x(64, 1.0f), y(64);
   int bad = 0;
-  bad += CheckBoundaryTable(data, "cpu", CpuHalfUpdate) != 0;  // the harness itself
+  // The harness itself: the CPU as the device must match everywhere, a corrupted one nowhere.
+  bad += CheckBoundaryTable(data, "cpu", CpuHalfUpdate) != 0;
+  const size_t n_functions = accelmath::functions().size();
+  bad += CheckMath(CpuDevice(Corrupt::kNone), 4096, false) != 0;
+  bad += CheckMath(CpuDevice(Corrupt::kResults), 4096, false) != n_functions;
+  const int mx_total = static_cast<int>(accelmath::mxcases::Cases().size()) + 808;  // + the golden quantize vectors
+  bad += CheckMx(CpuDevice(Corrupt::kNone), data, false) != 0;
+  bad += CheckMx(CpuDevice(Corrupt::kResults), data, false) != mx_total;
+  bad += CheckMx(CpuDevice(Corrupt::kDequantize), data, false) != mx_total;
+  std::printf("  harness: the CPU as the device matches everywhere, each corrupted stand-in nowhere: %s\n",
+              bad ? "WRONG" : "ok");
   auto expect = [&](const char* what, Status got, Status want) {
     bad += got != want;
     std::printf("  %-40s %s (%s)\n", what, got == want ? "ok" : "WRONG", accelmath::status_message(got));
@@ -740,7 +841,7 @@ int main(int argc, char** argv) {
   }
   setvbuf(stdout, nullptr, _IOLBF, 0);
   if (accelmath::cuda::device_count() == 0) {
-    std::printf("no CUDA device here: checking the harness's reading of the boundary table and that the API refuses cleanly\n");
+    std::printf("no CUDA device here: checking this harness on the CPU, and that the API refuses cleanly\n");
     if (CheckWithoutDevice(data) != 0) return 1;
     std::printf("SKIP: the GPU check needs an NVIDIA GPU (cudaGetDeviceCount found none)\n");
     return 77;
@@ -752,10 +853,12 @@ int main(int argc, char** argv) {
   cudaRuntimeGetVersion(&runtime);
   std::printf("device: %s, sm_%d%d, %d SMs, driver %d, runtime %d; host threads %u\n", p.name, p.major, p.minor,
               p.multiProcessorCount, driver, runtime, std::thread::hardware_concurrency());
+  const Device gpu = GpuDevice();
   CheckApi();
-  CheckMx(data);
+  if (CheckMx(gpu, data, true) != 0) ++g_failed;
+  CheckMxRefusals();
   CheckAtomics(data);
-  CheckMath(size_t{1} << log2n);
+  if (CheckMath(gpu, size_t{1} << log2n, true) != 0) ++g_failed;
   std::printf("device check: %s\n", g_failed ? "FAILED" : "PASSED (every function, MX case and atomic bit-identical to the CPU)");
   return g_failed ? 1 : 0;
 }

@@ -49,8 +49,9 @@ HWY_INLINE void UnpackCodes(const uint8_t* src, size_t n, size_t readable, uint8
       const auto words = IndicesFromVec(d32, Sub(lane, ShiftRight<2>(lane)));  // lane j: word 3 (j / 4) + j % 4
       for (; i + L <= n && 3 * i / 4 + L <= readable; i += L) {
         const auto w = BitCast(d32, TableLookupBytesOr0(TableLookupLanes(BitCast(d32, LoadU(d8, src + 3 * i / 4)), words), spread));
-        const auto c = Or(Or(And(w, Set(d32, 0x3Fu)), And(ShiftLeft<2>(w), Set(d32, 0x3F00u))),
-                          Or(And(ShiftLeft<4>(w), Set(d32, 0x3F0000u)), And(ShiftLeft<6>(w), Set(d32, 0x3F000000u))));
+        // Two spreading steps: the 12-bit halves to the 16-bit halves, then each 6-bit field to a byte.
+        const auto h = Or(And(w, Set(d32, 0xFFFu)), And(ShiftLeft<4>(w), Set(d32, 0xFFF0000u)));
+        const auto c = Or(And(h, Set(d32, 0x3F003Fu)), And(ShiftLeft<2>(h), Set(d32, 0x3F003F00u)));
         StoreU(BitCast(d8, c), d8, codes + i);
       }
     }

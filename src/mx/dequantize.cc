@@ -135,57 +135,37 @@ constexpr int32_t Out16Hi() {
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// value(code) of FP8 codes as float32, through float16 bits and the hardware's exact float16 ->
-// float32 conversion (F16C; AVX-512): an E5M2 code is the top byte of the float16 of its value
-// (same exponent bias, Inf and NaN included); an E4M3 code c placed as (c & 0x7F) << 7 with its
-// sign in bit 15 is the float16 of value(c) 2^-8 (subnormals too), times 2^8 exactly, and its one
-// NaN code S.1111.111 becomes the float16 NaN 0x7E00 (float32 0x7FC00000, as DecodeBits). E5M2's
-// NaN codes keep their payload here where DecodeBits gives 0x7FA00000 for S.11111.01: the
-// product with a number quiets both to the same bits, so callers multiply by a non-NaN factor.
-// Measured against DecodeBits (E5M2 / E4M3 -> float16, 64K, the Highway AVX3 and AVX2 code paths
-// on one AVX-512 Xeon): 2.2-2.6x / 1.26x.
-// The float16 bits of Lanes(d16) FP8 codes (E4M3: of value(c) 2^-8), in int16 lanes.
+// value(code) 2^-(15 - bias) as float16 bits, for Lanes(d16) codes of any format (bias = 1 - emin, the
+// format's exponent bias), in int16 lanes: the code's magnitude shifted so that its exponent field
+// lands on float16's and its mantissa at the top of float16's (mag << (10 - mbits)), its sign in bit
+// 15. Every format's exponent field fits float16's and its subnormals are float16 subnormals, so the
+// float16 is exact; E5M2's Inf and NaN codes are float16's own, and E4M3's one NaN code S.1111.111
+// becomes the float16 NaN 0x7E00 (float32 0x7FC00000, as DecodeBits). The hardware's exact float16 ->
+// float32 conversion (F16C; AVX-512) then gives value(code) 2^-(15 - bias), and one product with
+// 2^(E - 127 + 15 - bias) the result: the same real product as DecodeBits' value times 2^(E - 127),
+// rounded once (float32 subnormals and overflow alike), so the same bits. E5M2's NaN codes keep
+// their payload here where DecodeBits gives 0x7FA00000 for S.11111.01: the product with a number
+// quiets both to the same bits. Measured against DecodeBits (E5M2 / E4M3 -> float16, 64K, the
+// Highway AVX3 and AVX2 code paths on one AVX-512 Xeon): 2.2-2.6x / 1.26x.
 template <ElemFormat F, class D16>
-HWY_INLINE Vec<D16> Fp8ToHalfBits(D16 d16, const uint8_t* codes) {
-  static_assert(F.bits == 8);
+HWY_INLINE Vec<D16> CodeToHalfBits(D16 d16, const uint8_t* codes) {
   const Rebind<uint8_t, D16> d8;
   const auto c = PromoteTo(d16, LoadU(d8, codes));
-  if constexpr (F.mbits == 2) {
-    return ShiftLeft<8>(c);
+  if constexpr (F.bits == 8 && F.mbits == 2) {
+    return ShiftLeft<8>(c);  // E5M2 is the top byte of its float16
   } else {
-    const auto mag = And(c, Set(d16, 0x7F));
-    const auto sign = And(ShiftLeft<8>(c), Set(d16, int16_t(-0x8000)));
-    return Or(IfThenElse(Eq(mag, Set(d16, F.nan_code)), Set(d16, 0x7E00), ShiftLeft<7>(mag)), sign);
+    const auto mag = And(c, Set(d16, static_cast<int16_t>((1 << (F.bits - 1)) - 1)));
+    const auto sign = And(ShiftLeft<16 - F.bits>(c), Set(d16, int16_t(-0x8000)));
+    auto h = ShiftLeft<10 - F.mbits>(mag);
+    if constexpr (F.nan_code >= 0 && F.inf_code < 0) h = IfThenElse(Eq(mag, Set(d16, F.nan_code)), Set(d16, 0x7E00), h);
+    return Or(h, sign);
   }
 }
 
-template <ElemFormat F, class DF>
-HWY_INLINE Vec<DF> DecodeFp8(DF df, const uint8_t* codes) {
-  const Rebind<hwy::float16_t, DF> dh;
-  const auto v = PromoteTo(df, BitCast(dh, Fp8ToHalfBits<F>(Rebind<int16_t, DF>(), codes)));
-  return F.mbits == 2 ? v : Mul(v, Set(df, 256.0f));
-}
-
-// DequantizeWide's FP8 -> float16 loop, 2N codes per step: their float16 bits made once in 16-bit
-// lanes (Fp8ToHalfBits), then each half widened, scaled and rounded to float16 as DecodeFp8's
-// path does (E4M3: the 2^8 folded into the factor where 2^(E - 119) is a normal float32, E <= 246,
-// so one product, the same rounding). Returns the codes it did (a multiple of 2N).
+// The E8M0 code of the factor that takes CodeToHalfBits' float16 values to value(code) 2^(E - 127).
 template <ElemFormat F>
-HWY_INLINE int64_t DequantizeFp8ToHalf(const uint8_t* codes, int64_t n, int32_t e, hwy::float16_t* out) {
-  const ScalableTag<int16_t> d16;
-  const Half<decltype(d16)> d16h;
-  const Rebind<float, decltype(d16h)> df;
-  const Rebind<hwy::float16_t, decltype(d16h)> dh;
-  const int64_t N = static_cast<int64_t>(Lanes(df));
-  if (F.mbits != 2 && e > 246) return 0;
-  const auto factor = E8M0Value(df, RebindToSigned<decltype(df)>(), Set(RebindToSigned<decltype(df)>(), F.mbits == 2 ? e : e + 8));
-  int64_t i = 0;
-  for (; i + 2 * N <= n; i += 2 * N) {
-    const auto h = Fp8ToHalfBits<F>(d16, codes + i);
-    StoreU(DemoteTo(dh, Mul(PromoteTo(df, BitCast(dh, LowerHalf(d16h, h))), factor)), dh, out + i);
-    StoreU(DemoteTo(dh, Mul(PromoteTo(df, BitCast(dh, UpperHalf(d16h, h))), factor)), dh, out + i + N);
-  }
-  return i;
+constexpr int32_t HalfFactorOffset() {
+  return 15 - (1 - F.emin);
 }
 #endif
 
@@ -201,18 +181,32 @@ HWY_INLINE void DequantizeWide(const uint8_t* codes, int64_t n, int32_t e, TOut*
     for (int64_t i = 0; i < n; i += N) StoreOut<true>(di, Set(di, kNaNBits), out + i);
     return;
   }
-  const auto factor = E8M0Value(df, di, Set(di, e));
   auto run = [&](auto exact) {
 #if HWY_TARGET != HWY_SCALAR
-    if constexpr (F.bits == 8) {  // factor is a number: the same bits as DecodeBits (DecodeFp8)
-      int64_t i0 = 0;
-      if constexpr (std::is_same_v<TOut, hwy::float16_t>) i0 = DequantizeFp8ToHalf<F>(codes, n, e, out);
-      for (int64_t i = i0; i < n; i += N) {
-        StoreOut<decltype(exact)::value>(di, BitCast(di, Mul(DecodeFp8<F>(df, codes + i), factor)), out + i);
+    // Through float16 bits (CodeToHalfBits) wherever the factor's code stays below 255. A float16
+    // output takes 2N codes per step: their float16 bits made once in 16-bit lanes, then each half
+    // widened, scaled and rounded to float16.
+    if (e + HalfFactorOffset<F>() <= 254) {
+      const auto factor = E8M0Value(df, di, Set(di, e + HalfFactorOffset<F>()));
+      const Rebind<int16_t, decltype(di)> d16;
+      const Rebind<hwy::float16_t, decltype(di)> dh;
+      int64_t i = 0;
+      if constexpr (std::is_same_v<TOut, hwy::float16_t>) {
+        const Twice<decltype(d16)> d16x2;
+        for (; i + 2 * N <= n; i += 2 * N) {
+          const auto h = CodeToHalfBits<F>(d16x2, codes + i);
+          StoreU(DemoteTo(dh, Mul(PromoteTo(df, BitCast(dh, LowerHalf(d16, h))), factor)), dh, out + i);
+          StoreU(DemoteTo(dh, Mul(PromoteTo(df, BitCast(dh, UpperHalf(d16, h))), factor)), dh, out + i + N);
+        }
+      }
+      for (; i < n; i += N) {
+        const auto v = PromoteTo(df, BitCast(dh, CodeToHalfBits<F>(d16, codes + i)));
+        StoreOut<decltype(exact)::value>(di, BitCast(di, Mul(v, factor)), out + i);
       }
       return;
     }
 #endif
+    const auto factor = E8M0Value(df, di, Set(di, e));
     for (int64_t i = 0; i < n; i += N) {
       const auto c = PromoteTo(di, LoadU(d8, codes + i));
       StoreOut<decltype(exact)::value>(di, BitCast(di, Mul(BitCast(df, DecodeBits<F>(df, di, c)), factor)), out + i);

@@ -145,8 +145,9 @@ constexpr int32_t Out16Hi() {
 // 2^(E - 127 + 15 - bias) the result: the same real product as DecodeBits' value times 2^(E - 127),
 // rounded once (float32 subnormals and overflow alike), so the same bits. E5M2's NaN codes keep
 // their payload here where DecodeBits gives 0x7FA00000 for S.11111.01: the product with a number
-// quiets both to the same bits. Measured against DecodeBits (E5M2 / E4M3 -> float16, 64K, the
-// Highway AVX3 and AVX2 code paths on one AVX-512 Xeon): 2.2-2.6x / 1.26x.
+// quiets both to the same bits. Measured against DecodeBits on one AVX-512 Xeon (the Highway AVX3
+// and AVX2 code paths): E5M2 / E4M3 -> float16 2.2-2.6x / 1.26x (64K); FP6/FP4 -> float32 1.08-1.28x
+// (AVX3) and 1.31-1.43x (AVX2 code) at 16M.
 template <ElemFormat F, class D16>
 HWY_INLINE Vec<D16> CodeToHalfBits(D16 d16, const uint8_t* codes) {
   const Rebind<uint8_t, D16> d8;
@@ -266,8 +267,9 @@ HWY_INLINE void DequantizeBlocks(const uint8_t* codes, int64_t k, int64_t bs, co
         continue;
       }
       const auto normal_k = Set(d16, static_cast<int16_t>((F.emin - 1 + e - 127 + O::bias) << O::M));
-      // The block's subnormal-code table: kSub + sub_k, and 0 for the zero code.
-      const auto sub_table = BitCast(db, And(Add(sub_base, Set(d16, static_cast<int16_t>((F.emin - F.mbits + e - 127 + O::bias) << O::M))), not_zero));
+      // The block's subnormal-code table: kSub plus the block's constant, and 0 for the zero code.
+      const auto sub_k = Set(d16, static_cast<int16_t>((F.emin - F.mbits + e - 127 + O::bias) << O::M));
+      const auto sub_table = BitCast(db, And(Add(sub_base, sub_k), not_zero));
       for (int64_t i = 0; i < bs; i += N) {
         const auto c = PromoteTo(d16, LoadU(d8, codes + i));
         const auto mag = And(c, mag_mask);

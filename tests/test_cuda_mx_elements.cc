@@ -19,17 +19,6 @@ using accelmath::mx::TensorView;
 using accelmath::mx::MutableTensorView;
 using mxcases::Case;
 
-// CALL(T) with the element DType as a constant.
-#define ACCELMATH_ELEM_SWITCH(type, CALL)                         \
-  switch (type) {                                                 \
-    case DType::kFloat8E4M3FN: CALL(DType::kFloat8E4M3FN); break; \
-    case DType::kFloat8E5M2: CALL(DType::kFloat8E5M2); break;     \
-    case DType::kFloat6E3M2: CALL(DType::kFloat6E3M2); break;     \
-    case DType::kFloat6E2M3: CALL(DType::kFloat6E2M3); break;     \
-    case DType::kFloat4E2M1: CALL(DType::kFloat4E2M1); break;     \
-    default: CALL(DType::kFloat4E1M2); break;                     \
-  }
-
 template <DType kType, typename T>
 void EmulateQuantize(const accelmath::mx::QuantizePlan& p) {
   const Layout l = Layout::Of(p.pre, p.dim, p.post, p.blocksize);
@@ -92,7 +81,7 @@ TEST(CudaMxElements, QuantizeAndDequantizeMatchTheCpuOnEveryCase) {
     ASSERT_TRUE(accelmath::mx::get_workspace_size(xv, mxcases::Options(c), {y_emu.data(), c.dst, c.shape},
                                                   {s_emu.data(), DType::kFloat8E8M0, sshape}, &ws, &qp).ok());
 #define ACCELMATH_EMU_Q(T) EmulateQuantizeTyped<T>(qp)
-    ACCELMATH_ELEM_SWITCH(c.dst, ACCELMATH_EMU_Q)
+    ACCELMATH_CUDA_MX_SWITCH(c.dst, ACCELMATH_EMU_Q)
 #undef ACCELMATH_EMU_Q
     ASSERT_EQ(s_emu, s_cpu);
     ASSERT_EQ(y_emu, y_cpu);
@@ -112,7 +101,7 @@ TEST(CudaMxElements, QuantizeAndDequantizeMatchTheCpuOnEveryCase) {
         accelmath::mx::DequantizePlan dp;
         ASSERT_TRUE(accelmath::mx::get_workspace_size(yv, sv, o, {x_emu.data(), xt, c.shape}, &ws, &dp).ok());
 #define ACCELMATH_EMU_D(T) EmulateDequantizeTyped<T>(dp)
-        ACCELMATH_ELEM_SWITCH(c.dst, ACCELMATH_EMU_D)
+        ACCELMATH_CUDA_MX_SWITCH(c.dst, ACCELMATH_EMU_D)
 #undef ACCELMATH_EMU_D
         ASSERT_EQ(x_emu, x_cpu) << "dequantize to " << accelmath::mx::dtype_name(xt);
       }

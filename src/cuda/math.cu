@@ -50,7 +50,8 @@ Status RunRow(void* const* out, const void* const* in, std::size_t count, std::s
     if (reads && in[k] == nullptr) return Status::kNullPointer;
   }
   if (kRows && row_length != 0 && count > SIZE_MAX / row_length) return Status::kBufferTooSmall;
-  [[maybe_unused]] const std::size_t in_count = kRows ? count * row_length : count;  // (nvcc sees no use)
+  // [[maybe_unused]]: nvcc's front end reports it unused although the loop below reads it.
+  [[maybe_unused]] const std::size_t in_count = kRows ? count * row_length : count;
   ::accelmath::detail::Operand o[2] = {}, i[4] = {};
   for (int k = 0; k < ops.outputs; ++k) o[k] = {reinterpret_cast<std::uintptr_t>(out[k]), count, count, ops.out[k]};
   for (int k = 0; k < ops.inputs; ++k) {

@@ -31,16 +31,18 @@ using detail::PerUnit;
 
 template <DType kType, typename T>
 __global__ void __launch_bounds__(kThreads) ScaleKernel(const T* x, uint8_t* scale, Layout l, ScaleAlg alg) {
-  ACCELMATH_GRID_STRIDE(s, l.pre * l.nb2 * l.post * 2) scale[s] = detail::ScaleAt<kType>(x, l, alg, s);
+  ACCELMATH_GRID_STRIDE(s, l.scale_bytes()) scale[s] = detail::ScaleAt<kType>(x, l, alg, s);
 }
 
 template <DType kType, RoundMode kMode, typename T>
-__global__ void __launch_bounds__(kThreads) CodeKernel(const T* x, const uint8_t* scale, uint8_t* y, Layout l, int64_t units) {
+__global__ void __launch_bounds__(kThreads)
+    CodeKernel(const T* x, const uint8_t* scale, uint8_t* y, Layout l, int64_t units) {
   ACCELMATH_GRID_STRIDE(u, units) detail::CodesAt<kType, kMode>(x, scale, y, l, u);
 }
 
 template <DType kType, typename T>
-__global__ void __launch_bounds__(kThreads) ValueKernel(const uint8_t* y, const uint8_t* scale, T* x, Layout l, int64_t units) {
+__global__ void __launch_bounds__(kThreads)
+    ValueKernel(const uint8_t* y, const uint8_t* scale, T* x, Layout l, int64_t units) {
   ACCELMATH_GRID_STRIDE(u, units) detail::ValuesAt<kType>(y, scale, x, l, u);
 }
 
@@ -71,7 +73,8 @@ void LaunchQuantize(const QuantizePlan& p, cudaStream_t stream) {
   const T* x = static_cast<const T*>(p.x);
   ScaleKernel<kType, T><<<cuda::detail::GridFor(size_t(l.scale_bytes())), kThreads, 0, stream>>>(x, p.scale, l, p.alg);
   const int64_t units = p.pre * p.dim * p.post / PerUnit(kType);
-  CodeKernel<kType, kMode, T><<<cuda::detail::GridFor(size_t(units)), kThreads, 0, stream>>>(x, p.scale, static_cast<uint8_t*>(p.y), l, units);
+  CodeKernel<kType, kMode, T><<<cuda::detail::GridFor(size_t(units)), kThreads, 0, stream>>>(
+      x, p.scale, static_cast<uint8_t*>(p.y), l, units);
 }
 
 template <DType kType, typename T>
@@ -102,24 +105,13 @@ void LaunchDequantize(const DequantizePlan& p, cudaStream_t stream) {
   const int64_t units = p.pre * p.dim * p.post / PerUnit(kType);
   const auto* y = static_cast<const uint8_t*>(p.y);
   const unsigned grid = cuda::detail::GridFor(size_t(units));
+  auto launch = [&](auto* x) { ValueKernel<kType><<<grid, kThreads, 0, stream>>>(y, p.scale, x, l, units); };
   switch (p.x_type) {
-    case DType::kFloat16: ValueKernel<kType><<<grid, kThreads, 0, stream>>>(y, p.scale, static_cast<float16*>(p.x), l, units); break;
-    case DType::kBFloat16: ValueKernel<kType><<<grid, kThreads, 0, stream>>>(y, p.scale, static_cast<bfloat16*>(p.x), l, units); break;
-    default: ValueKernel<kType><<<grid, kThreads, 0, stream>>>(y, p.scale, static_cast<float*>(p.x), l, units); break;
+    case DType::kFloat16: launch(static_cast<float16*>(p.x)); break;
+    case DType::kBFloat16: launch(static_cast<bfloat16*>(p.x)); break;
+    default: launch(static_cast<float*>(p.x)); break;
   }
 }
-
-// CALL(T) for the plan's element type (validated: one of the six).
-#define ACCELMATH_CUDA_MX_SWITCH(type, CALL)                        \
-  switch (type) {                                                   \
-    case DType::kFloat8E4M3FN: CALL(DType::kFloat8E4M3FN); break;   \
-    case DType::kFloat8E5M2: CALL(DType::kFloat8E5M2); break;       \
-    case DType::kFloat6E3M2: CALL(DType::kFloat6E3M2); break;       \
-    case DType::kFloat6E2M3: CALL(DType::kFloat6E2M3); break;       \
-    case DType::kFloat4E2M1: CALL(DType::kFloat4E2M1); break;       \
-    case DType::kFloat4E1M2: CALL(DType::kFloat4E1M2); break;       \
-    default: break;                                                 \
-  }
 
 }  // namespace
 

@@ -41,7 +41,7 @@ struct Layout {
     const int64_t nb = (dim + bs - 1) / bs;
     return {pre, dim, post, bs, nb, (nb + 1) / 2};
   }
-  int64_t scale_bytes() const { return pre * nb2 * post * 2; }
+  ACCELMATH_HD int64_t scale_bytes() const { return pre * nb2 * post * 2; }
   // The scale byte of the block holding flat element i.
   ACCELMATH_HD int64_t ScaleIndex(int64_t i) const {
     const int64_t q = i % post, r = i / post, t = r % dim, p = r / dim, b = t / bs;
@@ -62,6 +62,18 @@ constexpr ElemFormat FormatOf(DType t) {
   }
 }
 
+// CALL(T) with the element DType T of `type` (one of the six element types) as a constant.
+#define ACCELMATH_CUDA_MX_SWITCH(type, CALL)                                                        \
+  switch (type) {                                                                                   \
+    case ::accelmath::mx::DType::kFloat8E4M3FN: CALL(::accelmath::mx::DType::kFloat8E4M3FN); break; \
+    case ::accelmath::mx::DType::kFloat8E5M2: CALL(::accelmath::mx::DType::kFloat8E5M2); break;     \
+    case ::accelmath::mx::DType::kFloat6E3M2: CALL(::accelmath::mx::DType::kFloat6E3M2); break;     \
+    case ::accelmath::mx::DType::kFloat6E2M3: CALL(::accelmath::mx::DType::kFloat6E2M3); break;     \
+    case ::accelmath::mx::DType::kFloat4E2M1: CALL(::accelmath::mx::DType::kFloat4E2M1); break;     \
+    case ::accelmath::mx::DType::kFloat4E1M2: CALL(::accelmath::mx::DType::kFloat4E1M2); break;     \
+    default: break;                                                                                 \
+  }
+
 // Elements per packing unit, and its bytes.
 constexpr int PerUnit(DType t) { return FormatOf(t).bits == 8 ? 1 : FormatOf(t).bits == 4 ? 2 : 4; }
 constexpr int UnitBytes(DType t) { return FormatOf(t).bits == 6 ? 3 : 1; }
@@ -75,8 +87,8 @@ ACCELMATH_HD int32_t WidenBits(bfloat16 v) { return static_cast<int32_t>(uint32_
 template <DType kType, typename T>
 ACCELMATH_HD uint8_t ScaleAt(const T* x, const Layout& l, ScaleAlg alg, int64_t s) {
   constexpr ElemFormat F = FormatOf(kType);
-  const int64_t k = s & 1, q = (s >> 1) % l.post, j = (s >> 1) / l.post % l.nb2, p = (s >> 1) / l.post / l.nb2;
-  const int64_t b = 2 * j + k;
+  const int64_t pair = s >> 1, q = pair % l.post, j = pair / l.post % l.nb2, p = pair / l.post / l.nb2;
+  const int64_t b = 2 * j + (s & 1);
   if (b >= l.nb) return 0;
   const int64_t t1 = b * l.bs + l.bs < l.dim ? b * l.bs + l.bs : l.dim;
   int32_t amax = 0;

@@ -19,8 +19,8 @@
 // anything differed. Without a GPU it checks this harness instead: the math and MX checks with the
 // CPU library standing in for the device (everything must match) and with corrupted stand-ins (every
 // function and case must differ), the boundary table through the CPU library; then that the API
-// refuses cleanly (argument errors, then kDeviceError); and exits 77, CTest's "skipped". Options: --data DIR (tests/data),
-// --n LOG2 (inputs per function, default 24).
+// refuses cleanly (argument errors, then kDeviceError); and exits 77, CTest's "skipped".
+// Options: --data DIR (tests/data), --n LOG2 (inputs per function, default 24).
 #include <cuda_runtime.h>
 
 #include <algorithm>

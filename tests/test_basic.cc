@@ -72,6 +72,22 @@ TEST(Basic, RoundingFunctionsMatchGlibc) {
   CheckUnary("logb", accelmath::logb, accelmath::scalar::logb, [](float x) { return ::logbf(x); });
 }
 
+// fabs is IEEE 754 abs, a bit operation: the sign bit cleared, a NaN's payload kept and a signaling
+// NaN not quieted (CheckUnary compares NaNs by class only). Arithmetic would not give this on every
+// machine: CUDA's abs.f32 returns its own NaN.
+TEST(Basic, FabsClearsTheSignBitAlone) {
+  const std::vector<float> xs = Inputs();
+  std::vector<float> out(xs.size());
+  ASSERT_EQ(accelmath::fabs(out, xs), Status::kOk);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const std::uint32_t want = Bits(xs[i]) & 0x7fffffffu;
+    if ((Bits(out[i]) != want || Bits(accelmath::scalar::fabs(xs[i])) != want) && bad++ < 10)
+      ADD_FAILURE() << std::hex << "fabs(0x" << Bits(xs[i]) << ") = 0x" << Bits(out[i]) << ", want 0x" << want;
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
 // round is the trap: floor(x + 0.5) gives 1 for 0.49999997 and 2^23 + 2 for 2^23 + 1.
 TEST(Basic, RoundHalfwayTraps) {
   EXPECT_EQ(accelmath::scalar::round(0x1.fffffep-2f), 0.0f);

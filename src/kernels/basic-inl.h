@@ -70,10 +70,14 @@ ACCELMATH_KERNEL V FmaFn(D d, V x, V y, V z) {
   return KeepNaN(x, KeepNaN(y, KeepNaN(z, r)));
 }
 
-// fabs(x): the sign bit cleared (a NaN keeps its payload and is not quieted, as IEEE 754 abs).
+// fabs(x): the sign bit cleared (a NaN keeps its payload and is not quieted, as IEEE 754 abs). A bit
+// operation, not Abs: CUDA's abs.f32 returns its own NaN for a NaN input (seen on an H200), x86's
+// and-mask does not.
 template <class D, class V>
-ACCELMATH_KERNEL V FabsFn(D /*d*/, V x) {
-  return Abs(x);
+ACCELMATH_KERNEL V FabsFn(D d, V x) {
+  using namespace basic_impl;
+  const RebindToUnsigned<D> du;
+  return BitCast(d, And(BitCast(du, x), Set(du, typename FloatBits<TFromD<D>>::Bits(~kSign<TFromD<D>>))));
 }
 
 // trunc, floor, ceil, rint (ties to even): one rounding instruction each; zeros keep their sign

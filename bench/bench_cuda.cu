@@ -177,6 +177,57 @@ double TimeLaunch(const std::function<void()>& launch) {
   return ms[ms.size() / 2] * 1e-3;
 }
 
+// MX on device tensors: quantize float32 [n/1024, 1024] (blocksize 32, last axis) to E4M3 and E2M1,
+// and dequantize the codes back to float32, in GB/s of float32 data (4n bytes; the codes and scales
+// are extra traffic), beside a device-to-device copy of the same 4n bytes.
+void MxSpeed(size_t m) {
+  namespace amx = accelmath::mx;
+  const size_t n = m << 20;
+  const int64_t shape[] = {int64_t(n / 1024), 1024};
+  int64_t storage[8];
+  const auto sshape = amx::scale_shape(shape, -1, 32, storage);
+  float *dx, *dz;
+  uint8_t *dy, *ds;
+  CUDA_OK(cudaMalloc(&dx, n * 4));
+  CUDA_OK(cudaMalloc(&dz, n * 4));
+  CUDA_OK(cudaMalloc(&dy, n));
+  CUDA_OK(cudaMalloc(&ds, n / 32 + 2));
+  Fill<<<4096, 256>>>(dx, n, -1000.0f, 1000.0f, false);
+  const double gb = n * 4e-9;
+  const double copy = gb / TimeLaunch([&] { CUDA_OK(cudaMemcpyAsync(dz, dx, n * 4, cudaMemcpyDeviceToDevice)); });
+  std::printf("\n| MX, float32 [%zuM/1024, 1024], blocksize 32 | GB/s of float32 | vs copy (%.0f GB/s) |\n|---|---:|---:|\n",
+              m, copy);
+  using amx::DType;
+  for (const DType t : {DType::kFloat8E4M3FN, DType::kFloat4E2M1}) {
+    amx::QuantizeOptions q;
+    q.dst_type = t;
+    const amx::TensorView x{dx, DType::kFloat32, shape};
+    const amx::MutableTensorView y{dy, t, shape}, sc{ds, DType::kFloat8E8M0, sshape};
+    const auto quantize = [&] {
+      if (const amx::Error e = accelmath::cuda::mx::quantize(x, y, sc, q); !e.ok()) {
+        std::printf("FATAL mx quantize: %s\n", e.message.c_str());
+        std::exit(1);
+      }
+    };
+    const double gq = gb / TimeLaunch(quantize);
+    const amx::MutableTensorView z{dz, DType::kFloat32, shape};
+    const auto dequantize = [&] {
+      if (const amx::Error e = accelmath::cuda::mx::dequantize({dy, t, shape}, {ds, DType::kFloat8E8M0, sshape}, z);
+          !e.ok()) {
+        std::printf("FATAL mx dequantize: %s\n", e.message.c_str());
+        std::exit(1);
+      }
+    };
+    const double gd = gb / TimeLaunch(dequantize);
+    std::printf("| quantize float32 -> %s | %.0f | %.2f |\n| dequantize %s -> float32 | %.0f | %.2f |\n",
+                amx::dtype_name(t), gq, gq / copy, amx::dtype_name(t), gd, gd / copy);
+  }
+  cudaFree(dx);
+  cudaFree(dz);
+  cudaFree(dy);
+  cudaFree(ds);
+}
+
 }  // namespace
 }  // namespace accelmath_bench
 
@@ -253,5 +304,6 @@ int main(int argc, char** argv) {
     cudaFree(dx);
     cudaFree(dy);
   }
+  MxSpeed(sizes.back());
   return 0;
 }

@@ -1,7 +1,8 @@
 // The per-thread work of the CUDA MX kernels (src/cuda/mx_elements.h), run on the host over every
 // index, against accelmath::mx on the CPU: the GPU's indexing, scale layout, packing and value rules
 // are checked on every machine, with or without a GPU (tests/cuda/device_check.cu runs the same cases
-// on a GPU). Byte for byte, codes, scales and values.
+// on a GPU). Byte for byte, codes, scales and values. The emulation takes the kernels' path: the
+// chunk path where UseChunks holds, else one call per scale byte, unit or value.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -19,10 +20,25 @@ using accelmath::mx::TensorView;
 using accelmath::mx::MutableTensorView;
 using mxcases::Case;
 
+// Cases that took the chunk path (src/cuda/mx.cu's dispatch, mirrored here).
+int g_chunk_quantize = 0, g_chunk_dequantize = 0;
+
 template <DType kType, typename T>
 void EmulateQuantize(const accelmath::mx::QuantizePlan& p) {
   const Layout l = Layout::Of(p.pre, p.dim, p.post, p.blocksize);
   const T* x = static_cast<const T*>(p.x);
+  if (UseChunks(l, {p.x, p.y})) {
+    ++g_chunk_quantize;
+    auto* y = static_cast<uint8_t*>(p.y);
+    for (int64_t w = 0; w < l.pre * l.nb; ++w) {
+      switch (p.round) {
+        case RoundMode::kRound: QuantizeBlockAt<kType, RoundMode::kRound>(x, p.scale, y, l, p.alg, w); break;
+        case RoundMode::kFloor: QuantizeBlockAt<kType, RoundMode::kFloor>(x, p.scale, y, l, p.alg, w); break;
+        default: QuantizeBlockAt<kType, RoundMode::kRint>(x, p.scale, y, l, p.alg, w); break;
+      }
+    }
+    return;
+  }
   for (int64_t s = 0; s < l.scale_bytes(); ++s) p.scale[s] = ScaleAt<kType>(x, l, p.alg, s);
   const int64_t units = p.pre * p.dim * p.post / PerUnit(kType);
   auto* y = static_cast<uint8_t*>(p.y);
@@ -47,6 +63,13 @@ void EmulateQuantizeTyped(const accelmath::mx::QuantizePlan& p) {
 template <DType kType, typename T>
 void EmulateDequantize(const accelmath::mx::DequantizePlan& p) {
   const Layout l = Layout::Of(p.pre, p.dim, p.post, p.blocksize);
+  if (UseChunks(l, {p.y, p.x})) {
+    ++g_chunk_dequantize;
+    for (int64_t q = 0; q < l.pre * l.dim / 4; ++q) {
+      DequantizeQuadAt<kType>(static_cast<const uint8_t*>(p.y), p.scale, static_cast<T*>(p.x), l, q);
+    }
+    return;
+  }
   const int64_t units = p.pre * p.dim * p.post / PerUnit(kType);
   for (int64_t u = 0; u < units; ++u) ValuesAt<kType>(static_cast<const uint8_t*>(p.y), p.scale, static_cast<T*>(p.x), l, u);
 }
@@ -108,7 +131,11 @@ TEST(CudaMxElements, QuantizeAndDequantizeMatchTheCpuOnEveryCase) {
     }
     ++cases;
   }
-  EXPECT_EQ(cases, 3 * (2 * 4 + 4 * 3 * 3) * 5);  // x types * (FP8: 4 rules; FP6/FP4: 3 roundings x 3 rules) * layouts
+  EXPECT_EQ(cases, 3 * (2 * 4 + 4 * 3 * 3) * 6);  // x types * (FP8: 4 rules; FP6/FP4: 3 roundings x 3 rules) * layouts
+  // Two of the six layouts take the chunk path (last axis, a multiple of 32 long): every rule of
+  // them, and their dequantize to three types from two sets of codes.
+  EXPECT_EQ(g_chunk_quantize, cases / 3);
+  EXPECT_EQ(g_chunk_dequantize, cases / 3 * 2 * 3);
 }
 
 }  // namespace

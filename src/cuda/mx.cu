@@ -1,8 +1,12 @@
 // MX block quantization on device tensors (accelmath/cuda.h): the CPU's validation
-// (accelmath::mx::get_workspace_size), then grid-stride kernels whose threads each do the work of
-// src/cuda/mx_elements.h (the scalar lane of src/kernels/mx-inl.h, the code every CPU target runs):
-// quantize = one thread per scale byte, then one per packing unit; dequantize = one per unit. The
-// codes, scales and values are the CPU's bit for bit.
+// (accelmath::mx::get_workspace_size), then grid-stride kernels built on the per-element steps of
+// src/cuda/mx_elements.h (the scalar lane of src/kernels/mx-inl.h, the code every CPU target runs),
+// so the codes, scales and values are the CPU's bit for bit:
+//  - the chunk path (blocks along the last axis, its length a multiple of 32, aligned buffers:
+//    detail::UseChunks): quantize = one thread per block, moving 32-element chunks with 16- or
+//    8-byte accesses; dequantize = one thread per 4 elements, one 16- or 8-byte store each;
+//  - any other layout: quantize = one thread per scale byte, then one per packing unit; dequantize =
+//    one per unit.
 #include <cuda_runtime.h>
 
 #include <bit>
@@ -46,6 +50,17 @@ __global__ void __launch_bounds__(kThreads)
   ACCELMATH_GRID_STRIDE(u, units) detail::ValuesAt<kType>(y, scale, x, l, u);
 }
 
+template <DType kType, RoundMode kMode, typename T>
+__global__ void __launch_bounds__(kThreads)
+    QuantizeBlockKernel(const T* x, uint8_t* scale, uint8_t* y, Layout l, ScaleAlg alg) {
+  ACCELMATH_GRID_STRIDE(w, l.pre * l.nb) detail::QuantizeBlockAt<kType, kMode>(x, scale, y, l, alg, w);
+}
+
+template <DType kType, typename T>
+__global__ void __launch_bounds__(kThreads) DequantizeQuadKernel(const uint8_t* y, const uint8_t* scale, T* x, Layout l) {
+  ACCELMATH_GRID_STRIDE(q, l.pre * l.dim / 4) detail::DequantizeQuadAt<kType>(y, scale, x, l, q);
+}
+
 #undef ACCELMATH_GRID_STRIDE
 
 Error Fail(const char* param, const std::string& what) {
@@ -71,6 +86,11 @@ template <DType kType, RoundMode kMode, typename T>
 void LaunchQuantize(const QuantizePlan& p, cudaStream_t stream) {
   const Layout l = Layout::Of(p.pre, p.dim, p.post, p.blocksize);
   const T* x = static_cast<const T*>(p.x);
+  if (detail::UseChunks(l, {p.x, p.y})) {
+    QuantizeBlockKernel<kType, kMode, T><<<cuda::detail::GridFor(size_t(l.pre * l.nb)), kThreads, 0, stream>>>(
+        x, p.scale, static_cast<uint8_t*>(p.y), l, p.alg);
+    return;
+  }
   ScaleKernel<kType, T><<<cuda::detail::GridFor(size_t(l.scale_bytes())), kThreads, 0, stream>>>(x, p.scale, l, p.alg);
   const int64_t units = p.pre * p.dim * p.post / PerUnit(kType);
   CodeKernel<kType, kMode, T><<<cuda::detail::GridFor(size_t(units)), kThreads, 0, stream>>>(
@@ -105,7 +125,15 @@ void LaunchDequantize(const DequantizePlan& p, cudaStream_t stream) {
   const int64_t units = p.pre * p.dim * p.post / PerUnit(kType);
   const auto* y = static_cast<const uint8_t*>(p.y);
   const unsigned grid = cuda::detail::GridFor(size_t(units));
-  auto launch = [&](auto* x) { ValueKernel<kType><<<grid, kThreads, 0, stream>>>(y, p.scale, x, l, units); };
+  const bool chunks = detail::UseChunks(l, {p.y, p.x});
+  const unsigned quad_grid = cuda::detail::GridFor(size_t(l.pre * l.dim / 4));
+  auto launch = [&](auto* x) {
+    if (chunks) {
+      DequantizeQuadKernel<kType><<<quad_grid, kThreads, 0, stream>>>(y, p.scale, x, l);
+    } else {
+      ValueKernel<kType><<<grid, kThreads, 0, stream>>>(y, p.scale, x, l, units);
+    }
+  };
   switch (p.x_type) {
     case DType::kFloat16: launch(static_cast<float16*>(p.x)); break;
     case DType::kBFloat16: launch(static_cast<bfloat16*>(p.x)); break;

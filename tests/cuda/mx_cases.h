@@ -55,6 +55,7 @@ inline std::vector<Case> Cases() {
   const Layout layouts[] = {
       {{16, 256}, -1, 32},    // last axis, whole blocks, even count
       {{5, 160}, -1, 64},     // last axis, 3 blocks: a partial one and a pad scale byte
+      {{7, 80}, -1, 32},      // last axis, 3 blocks, the last 16 long (half a warp)
       {{3, 100, 8}, 1, 32},   // inner axis, 4 blocks, the last partial
       {{2, 70, 12}, -2, 64},  // inner axis, 2 blocks, the last partial
       {{96, 4}, 0, 32},       // the first axis of a matrix, 3 blocks

@@ -186,12 +186,14 @@ void MxSpeed(size_t m) {
   const int64_t shape[] = {int64_t(n / 1024), 1024};
   int64_t storage[8];
   const auto sshape = amx::scale_shape(shape, -1, 32, storage);
+  size_t scale_bytes = 1;
+  for (const int64_t d : sshape) scale_bytes *= size_t(d);
   float *dx, *dz;
   uint8_t *dy, *ds;
   CUDA_OK(cudaMalloc(&dx, n * 4));
   CUDA_OK(cudaMalloc(&dz, n * 4));
-  CUDA_OK(cudaMalloc(&dy, n));
-  CUDA_OK(cudaMalloc(&ds, n / 32 + 2));
+  CUDA_OK(cudaMalloc(&dy, n));  // FP8 codes; FP4 uses half
+  CUDA_OK(cudaMalloc(&ds, scale_bytes));
   Fill<<<4096, 256>>>(dx, n, -1000.0f, 1000.0f, false);
   const double gb = n * 4e-9;
   const double copy = gb / TimeLaunch([&] { CUDA_OK(cudaMemcpyAsync(dz, dx, n * 4, cudaMemcpyDeviceToDevice)); });

@@ -124,12 +124,11 @@ void LaunchDequantize(const DequantizePlan& p, cudaStream_t stream) {
   const Layout l = Layout::Of(p.pre, p.dim, p.post, p.blocksize);
   const int64_t units = p.pre * p.dim * p.post / PerUnit(kType);
   const auto* y = static_cast<const uint8_t*>(p.y);
-  const unsigned grid = cuda::detail::GridFor(size_t(units));
   const bool chunks = detail::UseChunks(l, {p.y, p.x});
-  const unsigned quad_grid = cuda::detail::GridFor(size_t(l.pre * l.dim / 4));
+  const unsigned grid = cuda::detail::GridFor(size_t(chunks ? l.pre * l.dim / 4 : units));
   auto launch = [&](auto* x) {
     if (chunks) {
-      DequantizeQuadKernel<kType><<<quad_grid, kThreads, 0, stream>>>(y, p.scale, x, l);
+      DequantizeQuadKernel<kType><<<grid, kThreads, 0, stream>>>(y, p.scale, x, l);
     } else {
       ValueKernel<kType><<<grid, kThreads, 0, stream>>>(y, p.scale, x, l, units);
     }

@@ -51,10 +51,14 @@ struct Layout {
     return {pre, dim, post, bs, nb, (nb + 1) / 2};
   }
   ACCELMATH_HD int64_t scale_bytes() const { return pre * nb2 * post * 2; }
+  // The scale byte of block b of column q of slice p (docs/mx.md's mxscale layout).
+  ACCELMATH_HD int64_t ScaleByte(int64_t p, int64_t b, int64_t q) const {
+    return ((p * nb2 + b / 2) * post + q) * 2 + (b & 1);
+  }
   // The scale byte of the block holding flat element i.
   ACCELMATH_HD int64_t ScaleIndex(int64_t i) const {
-    const int64_t q = i % post, r = i / post, t = r % dim, p = r / dim, b = t / bs;
-    return ((p * nb2 + b / 2) * post + q) * 2 + (b & 1);
+    const int64_t q = i % post, r = i / post, t = r % dim, p = r / dim;
+    return ScaleByte(p, t / bs, q);
   }
 };
 
@@ -260,7 +264,7 @@ ACCELMATH_HD void QuantizeBlockAt(const T* x, uint8_t* scale, uint8_t* y, const 
     }
   }
   const uint8_t e = ScaleCodeOf<kType>(amax, alg);
-  uint8_t* s = scale + (r * l.nb2 + b / 2) * 2 + (b & 1);
+  uint8_t* s = scale + l.ScaleByte(r, b, 0);
   s[0] = e;
   if ((b & 1) == 0 && b + 1 == l.nb) s[1] = 0;  // the pad byte of an odd block count
   for (int64_t c = 0; c < n; c += kChunk) {
@@ -272,13 +276,13 @@ ACCELMATH_HD void QuantizeBlockAt(const T* x, uint8_t* scale, uint8_t* y, const 
 }
 
 // Elements 4q .. 4q + 3 (within one block: blocks start at multiples of 32): their codes are the
-// 4 bits / 8 bytes at 4q bits / 8 (one 32-, 16- or three 8-bit loads), their values one 16- or 8-byte
-// store. Four elements to a thread so that a warp's stores are contiguous.
+// bits / 2 bytes from byte q bits / 2 (one 32-bit, one 16-bit or three 8-bit loads), their values one
+// 16- or 8-byte store. Four elements to a thread so that a warp's stores are contiguous.
 template <DType kType, typename T>
 ACCELMATH_HD void DequantizeQuadAt(const uint8_t* y, const uint8_t* scale, T* x, const Layout& l, int64_t q) {
   constexpr int kBits = FormatOf(kType).bits, kBytes = kBits / 2;
   const int64_t r = 4 * q / l.dim, b = (4 * q - r * l.dim) / l.bs;
-  const int32_t e = scale[(r * l.nb2 + b / 2) * 2 + (b & 1)];
+  const int32_t e = scale[l.ScaleByte(r, b, 0)];
   const uint8_t* p = y + q * kBytes;
   uint32_t codes = 0;
 #ifdef __CUDA_ARCH__

@@ -37,14 +37,16 @@ inline constexpr T kInf = std::numeric_limits<T>::infinity();
 // The sign bit of a float32 or binary64 lane.
 template <typename T>
 inline constexpr typename FloatBits<T>::Bits kSign = typename FloatBits<T>::Bits{1} << (sizeof(T) * 8 - 1);
+// Every bit but the sign.
+template <typename T>
+inline constexpr typename FloatBits<T>::Bits kMagnitude = static_cast<typename FloatBits<T>::Bits>(~kSign<T>);
 
 // The bits of a with its sign replaced by that of s.
 template <class D, class V>
 ACCELMATH_KERNEL V CopySignBits(D d, V a, V s) {
   const RebindToUnsigned<D> du;
   const auto sign = Set(du, kSign<TFromD<D>>);
-  return BitCast(d, Or(And(BitCast(du, a), Xor(sign, Set(du, ~typename FloatBits<TFromD<D>>::Bits{0}))),
-                       And(BitCast(du, s), sign)));
+  return BitCast(d, Or(And(BitCast(du, a), Set(du, kMagnitude<TFromD<D>>)), And(BitCast(du, s), sign)));
 }
 
 // The unbiased exponent field of a binary64 value a > 0 (the widened float32: always normal in
@@ -77,7 +79,7 @@ template <class D, class V>
 ACCELMATH_KERNEL V FabsFn(D d, V x) {
   using namespace basic_impl;
   const RebindToUnsigned<D> du;
-  return BitCast(d, And(BitCast(du, x), Set(du, typename FloatBits<TFromD<D>>::Bits(~kSign<TFromD<D>>))));
+  return BitCast(d, And(BitCast(du, x), Set(du, kMagnitude<TFromD<D>>)));
 }
 
 // trunc, floor, ceil, rint (ties to even): one rounding instruction each; zeros keep their sign

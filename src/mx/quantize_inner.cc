@@ -34,9 +34,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   // Zen 4 at 16M (docs/performance.md): float32 1.35-1.39x, 16-bit 1.0-1.27x; the L1 hint gained less.
   const int64_t ahead = bs * post, end = p.pre * dim * post;
   auto prefetch_next = [&](int64_t at, int64_t bytes) {  // at: a flat index of x
-    if (at + ahead + bytes / int64_t{sizeof(T)} > end) return;
-    const char* q = reinterpret_cast<const char*>(x + at + ahead);
-    for (int64_t o = 0; o < bytes; o += backend::kCacheLine) __builtin_prefetch(q + o, 0, 2);
+    if (at + ahead + bytes / int64_t{sizeof(T)} <= end) backend::PrefetchIntoL2(x + at + ahead, bytes);
   };
   HWY_ALIGN int32_t amax[kTile], e_buf[kTile], keep_buf[kTile];
   HWY_ALIGN float factor_buf[kTile];

@@ -269,22 +269,41 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
     }
     return;
   }
-  // FP4, by counting thresholds: with A = a - ((E - 127) << K), a's bits at scale 1 (input bit
-  // patterns order their values), the code is the number of k in 1..max_code with
-  // A > ThresholdBits(k). Exact while t_1 * 2^(E - 127) is a normal number of the input format (its
-  // bits are then t_1's shifted: scale codes from `from`, 2^-10 or more for float16 blocks); zeros
-  // and subnormal inputs compare like any other value. Seven compares, no special cases.
+  // FP4: F's normal range by arithmetic, its subnormal codes by counting thresholds. With A = a -
+  // ((E - 127) << K), a's bits at scale 1 (input bit patterns order their values), |v| rounds to a
+  // code >= k iff A > ThresholdBits(k). Exact while t_1 * 2^(E - 127) is a normal number of the
+  // input format (its bits are then t_1's shifted: scale codes from `from`, 2^-10 or more for
+  // float16 blocks); zeros and subnormal inputs compare like any other value.
+  //   code = min(round(B >> s), max_code - 2^m) + #{k in 1..2^m : A > ThresholdBits(k)},
+  //   B = max(A - ((bias + emin) << K), 0) (one unsigned saturating subtraction of a), s = K - m:
+  // below 2^emin B is 0 and the thresholds count the subnormal codes 0..2^m; from 2^emin up every
+  // threshold is passed, and B is |v|'s bits above 2^emin's, whose rounding to m mantissa bits
+  // (carry into the exponent field, saturation at the top code) is the normal code minus 2^m, as in
+  // the FP8 path. E2M1: two compares where counting every threshold took seven (bfloat16 -> e2m1
+  // at 64K: 23.8 -> 18.5 us on Zen 4, AVX3); E1M2: four. AVX3 adds each compare's mask to the code
+  // by one masked add.
   if constexpr (F.bits == 4) {
     const RebindToUnsigned<decltype(d16)> du;
-    Vec<decltype(d16)> thr[F.max_code];
-    for (int k = 0; k < F.max_code; ++k) thr[k] = Set(d16, static_cast<int16_t>(ThresholdBits<F, kMode, T>(k + 1)));
+    constexpr int s = K - m, kSub = 1 << m;
+    Vec<decltype(d16)> thr[kSub];
+    for (int k = 0; k < kSub; ++k) thr[k] = Set(d16, static_cast<int16_t>(ThresholdBits<F, kMode, T>(k + 1)));
     constexpr int32_t from = 129 - In16<T>::bias - F.emin + m;
     auto count = [&](int64_t i, int32_t ei) {
       if (HWY_UNLIKELY(ei < from)) return encode(i, ei);
       const auto x16 = LoadU(d16, p + i);
-      const auto A = Sub(And(x16, Set(d16, 0x7FFF)), Set(d16, static_cast<int16_t>((ei - 127) * (1 << K))));
-      auto code = Zero(d16);
-      for (int k = 0; k < F.max_code; ++k) code = Sub(code, VecFromMask(d16, Gt(A, thr[k])));
+      const auto a = And(x16, Set(d16, 0x7FFF));
+      const auto A = Sub(a, Set(d16, static_cast<int16_t>((ei - 127) * (1 << K))));
+      const auto B = SaturatedSub(BitCast(du, a), Set(du, static_cast<uint16_t>((ei - 127 + In16<T>::bias + F.emin) * (1 << K))));
+      auto half = Set(du, uint16_t{1} << (s - 1));  // round: half away from zero
+      if constexpr (kMode == RoundMode::kRint) half = Add(Set(du, (1 << (s - 1)) - 1), And(ShiftRight<s>(B), Set(du, 1)));
+      auto code = BitCast(d16, Min(ShiftRight<s>(Add(B, half)), Set(du, F.max_code - kSub)));
+      for (int k = 0; k < kSub; ++k) {
+#if HWY_TARGET == HWY_AVX3
+        code.raw = _mm512_mask_add_epi16(code.raw, _mm512_cmpgt_epi16_mask(A.raw, thr[k].raw), code.raw, _mm512_set1_epi16(1));
+#else
+        code = Sub(code, VecFromMask(d16, Gt(A, thr[k])));
+#endif
+      }
       return Or(code, And(BitCast(d16, ShiftRight<12>(BitCast(du, x16))), Set(d16, 8)));
     };
     for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {

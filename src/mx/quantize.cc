@@ -194,24 +194,7 @@ HWY_INLINE void EncodeGroup(DI di, DF df, const T* x, int64_t bs, int64_t n_vec,
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// ---- quantize: 16-bit inputs in 16-bit lanes (Encode16 and the derivation: src/mx/blocks-inl.h) ------
-// FP4 thresholds: the input-format bits of t_k = (g(k - 1) + g(k)) / 2, g(c) the value of code c,
-// minus 1 where a tie at t_k rounds up (rint: to the even code k; round: always), so that |v|
-// rounds to a code >= k iff bits(|v|) > ThresholdBits(k). t_k = t * 2^(emin - mbits - 1) with t
-// an integer of at most mbits + 2 significant bits, so exact in bfloat16 and float16.
-template <ElemFormat F, RoundMode kMode, typename T>
-constexpr int ThresholdBits(int k) {
-  auto g2 = [](int c) {  // g(c) / 2^(emin - mbits - 1)
-    const int ef = c >> F.mbits, man = c & ((1 << F.mbits) - 1);
-    return 2 * (ef == 0 ? man : ((1 << F.mbits) + man) << (ef - 1));
-  };
-  const int t = (g2(k - 1) + g2(k)) / 2;
-  int h = 0;
-  while ((2 << h) <= t) ++h;
-  const int bits = ((h + F.emin - F.mbits - 1 + In16<T>::bias) << In16<T>::K) + ((t - (1 << h)) << (In16<T>::K - h));
-  return bits - (kMode == RoundMode::kRound || k % 2 == 0 ? 1 : 0);
-}
-
+// ---- quantize: 16-bit inputs in 16-bit lanes (Encode16, EncodeCounted: src/mx/blocks-inl.h) ---------
 // Encodes the count whole blocks of bs elements at x, with the scale codes e[0..count) (all
 // < 255), into y. `room`: the bytes at y that may be written.
 template <ElemFormat F, RoundMode kMode, typename T>
@@ -304,46 +287,12 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
     }
     return;
   }
-  // FP4 and E3M2 (at most 4 subnormal codes): F's normal range by arithmetic, its subnormal codes
-  // by counting thresholds. With A = a -
-  // ((E - 127) << K), a's bits at scale 1 (input bit patterns order their values), |v| rounds to a
-  // code >= k iff A > ThresholdBits(k). Exact while t_1 * 2^(E - 127) is a normal number of the
-  // input format (its bits are then t_1's shifted: scale codes from `from`, 2^-10 or more for
-  // float16 blocks); zeros and subnormal inputs compare like any other value.
-  //   code = min(round(B >> s), max_code - 2^m) + #{k in 1..2^m : A > ThresholdBits(k)},
-  //   B = max(A - ((bias + emin) << K), 0) (one unsigned saturating subtraction of a), s = K - m:
-  // below 2^emin B is 0 and the thresholds count the subnormal codes 0..2^m; from 2^emin up every
-  // threshold is passed, and B is |v|'s bits above 2^emin's, whose rounding to m mantissa bits
-  // (carry into the exponent field, saturation at the top code) is the normal code minus 2^m, as in
-  // the FP8 path. E2M1: two compares where counting every threshold took seven; E1M2, E3M2: four.
-  // AVX3 adds each compare's mask to the code by one masked add. Against seven counted thresholds,
-  // on Zen 4 (A/B, 7 interleaved runs, 64K and 16M): 16-bit -> e2m1 1.23-1.35x with AVX3,
-  // 1.14-1.19x with the AVX2 code; -> e1m2 1.14-1.19x and 1.01-1.05x. E3M2 (64K, best of 5-7
-  // interleaved runs): bfloat16 1.03-1.13x (AVX3) and 1.16x (AVX2 code) against Encode16, float16
-  // 1.29x and 1.23x against the float32 path it took before.
+  // FP4 and E3M2 (at most 4 subnormal codes): EncodeCounted, the block's two constants broadcast.
   if constexpr (F.mbits <= 2) {
-    const RebindToUnsigned<decltype(d16)> du;
-    constexpr int s = K - m, kSub = 1 << m;
-    Vec<decltype(d16)> thr[kSub];
-    for (int k = 0; k < kSub; ++k) thr[k] = Set(d16, static_cast<int16_t>(ThresholdBits<F, kMode, T>(k + 1)));
-    constexpr int32_t from = 129 - In16<T>::bias - F.emin + m;
+    const auto thr = CountedThresholds<F, kMode, T>(d16);
     auto count = [&](int64_t i, int32_t ei) {
-      if (HWY_UNLIKELY(ei < from)) return encode(i, ei);
-      const auto x16 = LoadU(d16, p + i);
-      const auto a = And(x16, Set(d16, 0x7FFF));
-      const auto A = Sub(a, Set(d16, static_cast<int16_t>((ei - 127) * (1 << K))));
-      const auto B = SaturatedSub(BitCast(du, a), Set(du, static_cast<uint16_t>((ei - 127 + In16<T>::bias + F.emin) * (1 << K))));
-      auto half = Set(du, uint16_t{1} << (s - 1));  // round: half away from zero
-      if constexpr (kMode == RoundMode::kRint) half = Add(Set(du, (1 << (s - 1)) - 1), And(ShiftRight<s>(B), Set(du, 1)));
-      auto code = BitCast(d16, Min(ShiftRight<s>(Add(B, half)), Set(du, F.max_code - kSub)));
-      for (int k = 0; k < kSub; ++k) {
-#if HWY_TARGET == HWY_AVX3
-        code.raw = _mm512_mask_add_epi16(code.raw, _mm512_cmpgt_epi16_mask(A.raw, thr[k].raw), code.raw, _mm512_set1_epi16(1));
-#else
-        code = Sub(code, VecFromMask(d16, Gt(A, thr[k])));
-#endif
-      }
-      return Or(code, And(BitCast(d16, ShiftRight<16 - F.bits>(BitCast(du, x16))), Set(d16, 1 << (F.bits - 1))));
+      if (HWY_UNLIKELY((ei < kCountedFrom<F, T>))) return encode(i, ei);
+      return EncodeCounted<F, kMode, T>(d16, LoadU(d16, p + i), Set(d16, CountedOffset<T>(ei)), Set(d16, CountedBase<F, T>(ei)), thr);
     };
     for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
       const bool full = i + chunk <= n;

@@ -95,25 +95,40 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
         if (b == nb - 1 && nb % 2 == 1) srow[2 * l + 1] = 0;
       }
       // Columns [0, s32) of 16-bit inputs in rint or round, when no column's E is 255: the codes
-      // by Encode16 in 16-bit lanes, kd per lane (a subnormal input where kd <= -mbits: that pair
-      // of vectors the float32 way), packed 2 * L at a time.
+      // in 16-bit lanes, packed 2 * L at a time. FP4 and E3M2, when every column's E is at least
+      // kCountedFrom: EncodeCounted, its two constants per column. Otherwise Encode16, kd per
+      // column (a subnormal input where kd <= -mbits: that pair of vectors the float32 way).
       int64_t s32 = 0;
 #if HWY_TARGET != HWY_SCALAR
       const Repartition<uint8_t, decltype(d16)> d8;
-      HWY_ALIGN int16_t kd16[sizeof(T) == 2 ? kTile : 1];
-      bool risky = false;  // some column has kd <= -mbits
+      constexpr int64_t k16 = sizeof(T) == 2 ? kTile : 1;
+      HWY_ALIGN int16_t kd16[k16], off16[k16], base16[k16];
+      bool risky = false;    // some column has kd <= -mbits
+      bool counted = false;  // EncodeCounted for every column
       if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
         if (AllTrue(di, finite)) {
           s32 = lanes / (2 * L) * (2 * L);
           const Rebind<int16_t, decltype(di)> dh;
-          const auto c = Set(di, In16<T>::bias - 127 + F.emin - F.mbits - 1);
-          auto low = Lt(Zero(di), Zero(di));
-          for (int64_t s = 0; s < s32; s += N) {
-            const auto kd = Add(Load(di, e_buf + s), c);
-            Store(DemoteTo(dh, kd), dh, kd16 + s);
-            low = Or(low, Lt(kd, Set(di, 1 - F.mbits)));
+          if constexpr (F.bits != 8 && F.mbits <= 2) {
+            auto low = Lt(Zero(di), Zero(di));
+            for (int64_t s = 0; s < s32; s += N) {
+              const auto e = Load(di, e_buf + s);
+              Store(DemoteTo(dh, ShiftLeft<In16<T>::K>(Sub(e, Set(di, 127)))), dh, off16 + s);
+              Store(DemoteTo(dh, ShiftLeft<In16<T>::K>(Add(e, Set(di, In16<T>::bias + F.emin - 127)))), dh, base16 + s);
+              low = Or(low, Lt(e, Set(di, kCountedFrom<F, T>)));
+            }
+            counted = AllFalse(di, low);
           }
-          risky = !AllFalse(di, low);
+          if (!counted) {
+            const auto c = Set(di, In16<T>::bias - 127 + F.emin - F.mbits - 1);
+            auto low = Lt(Zero(di), Zero(di));
+            for (int64_t s = 0; s < s32; s += N) {
+              const auto kd = Add(Load(di, e_buf + s), c);
+              Store(DemoteTo(dh, kd), dh, kd16 + s);
+              low = Or(low, Lt(kd, Set(di, 1 - F.mbits)));
+            }
+            risky = !AllFalse(di, low);
+          }
         }
       }
       const auto pow = LoadDup128(d8, kPow2Bytes);
@@ -125,8 +140,12 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
 #if HWY_TARGET != HWY_SCALAR
         if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
           const int16_t* x16 = reinterpret_cast<const int16_t*>(x) + flat;
+          const auto thr = CountedThresholds<F, kMode, T>(d16);
           auto encode = [&](int64_t c) {  // the L columns from c
             const auto v = LoadU(d16, x16 + c);
+            if constexpr (F.bits != 8 && F.mbits <= 2) {
+              if (counted) return EncodeCounted<F, kMode, T>(d16, v, Load(d16, off16 + c), Load(d16, base16 + c), thr);
+            }
             const auto kd = Load(d16, kd16 + c);
             if (risky && HWY_UNLIKELY(!AllFalse(d16, And(Subnormal16<T>(d16, v), Lt(kd, Set(d16, static_cast<int16_t>(1 - F.mbits))))))) {
               return EncodeWide<F, kMode>(d16, x + flat + c, Load(df, factor_buf + c), Load(df, factor_buf + c + N));

@@ -38,7 +38,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   };
   HWY_ALIGN int32_t amax[kTile], e_buf[kTile], keep_buf[kTile];
   HWY_ALIGN float factor_buf[kTile];
-  HWY_ALIGN int32_t staged[kMaxBlock * kMaxLanes];  // with the tile buffers: at most 132 KiB of stack
+  HWY_ALIGN int32_t staged[kMaxBlock * kMaxLanes];  // with the tile buffers: at most 156 KiB of stack (16-bit inputs)
   HWY_ALIGN uint8_t codes[kTile];
   const auto abs = Set(di, 0x7FFFFFFF);
   for (int64_t g = g0; g < g1; ++g) {
@@ -102,7 +102,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
 #if HWY_TARGET != HWY_SCALAR
       const Repartition<uint8_t, decltype(d16)> d8;
       constexpr int64_t k16 = sizeof(T) == 2 ? kTile : 1;
-      HWY_ALIGN int16_t kd16[k16], off16[k16], base16[k16];
+      HWY_ALIGN int16_t kd16[k16], base16[k16];  // kd16: kd (Encode16) or the offset (EncodeCounted)
       bool risky = false;    // some column has kd <= -mbits
       bool counted = false;  // EncodeCounted for every column
       if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
@@ -113,7 +113,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
             auto low = Lt(Zero(di), Zero(di));
             for (int64_t s = 0; s < s32; s += N) {
               const auto e = Load(di, e_buf + s);
-              Store(DemoteTo(dh, ShiftLeft<In16<T>::K>(Sub(e, Set(di, 127)))), dh, off16 + s);
+              Store(DemoteTo(dh, ShiftLeft<In16<T>::K>(Sub(e, Set(di, 127)))), dh, kd16 + s);
               Store(DemoteTo(dh, ShiftLeft<In16<T>::K>(Add(e, Set(di, In16<T>::bias + F.emin - 127)))), dh, base16 + s);
               low = Or(low, Lt(e, Set(di, kCountedFrom<F, T>)));
             }
@@ -144,7 +144,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
           auto encode = [&](int64_t c) {  // the L columns from c
             const auto v = LoadU(d16, x16 + c);
             if constexpr (F.bits != 8 && F.mbits <= 2) {
-              if (counted) return EncodeCounted<F, kMode, T>(d16, v, Load(d16, off16 + c), Load(d16, base16 + c), thr);
+              if (counted) return EncodeCounted<F, kMode, T>(d16, v, Load(d16, kd16 + c), Load(d16, base16 + c), thr);
             }
             const auto kd = Load(d16, kd16 + c);
             if (risky && HWY_UNLIKELY(!AllFalse(d16, And(Subnormal16<T>(d16, v), Lt(kd, Set(d16, static_cast<int16_t>(1 - F.mbits))))))) {

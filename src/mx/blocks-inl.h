@@ -221,8 +221,9 @@ HWY_INLINE Vec<D16> Encode16(D16 d16, Vec<D16> x, Vec<D16> kd, V8 pow) {
 // a = |x|'s bits and A = a - ((E - 127) << K) (CountedOffset), a's bits at scale 1 (input bit
 // patterns order their values), |v| rounds to a code >= k iff A > ThresholdBits(k) (for k = 1..2^m,
 // CountedThresholds). Exact while t_1 * 2^(E - 127) is a normal number of the input format (its bits
-// are then t_1's shifted): scale codes from kCountedFrom (2^-10 or more for float16 blocks); zeros
-// and subnormal inputs compare like any other value.
+// are then t_1's shifted): t_1 = 2^(emin - mbits - 1), so E - 127 + emin - mbits - 1 >= 1 - bias, that
+// is E >= kCountedFrom = 129 - bias - emin + mbits (float16 blocks with E - 127 >= -12 for E2M1);
+// zeros and subnormal inputs compare like any other value.
 //   code = min(round(B >> s), max_code - 2^m) + #{k in 1..2^m : A > ThresholdBits(k)},
 //   B = max(A - ((bias + emin) << K), 0) = a - CountedBase saturated at 0 (unsigned), s = K - m:
 // below 2^emin B is 0 and the thresholds count the subnormal codes 0..2^m; from 2^emin up every
@@ -232,7 +233,7 @@ HWY_INLINE Vec<D16> Encode16(D16 d16, Vec<D16> x, Vec<D16> kd, V8 pow) {
 // each compare's mask to the code by one masked add. The per-lane constants (off, base) let the
 // inner-axis kernel give each column its own scale.
 // Against seven counted thresholds, on Zen 4 (A/B, 7 interleaved runs, 64K and 16M, last axis):
-// 16-bit -> e2m1 1.23-1.35x with AVX3, 1.14-1.19x with the AVX2 code; -> e1m2 1.14-1.19x and
+// 16-bit -> e2m1 1.23-1.35x with AVX3, 1.14-1.19x with the AVX2 code forced on that AVX-512 CPU; -> e1m2 1.14-1.19x and
 // 1.01-1.05x. E3M2 (64K, best of 5-7 interleaved runs): bfloat16 1.03-1.13x (AVX3) and 1.16x (AVX2
 // code) against Encode16, float16 1.29x and 1.23x against the float32 path it took before.
 //
@@ -258,7 +259,7 @@ constexpr int16_t CountedOffset(int32_t e) {
   return static_cast<int16_t>((e - 127) * (1 << In16<T>::K));
 }
 template <ElemFormat F, typename T>
-constexpr int16_t CountedBase(int32_t e) {  // a uint16 pattern: below 2^15 for every e from kCountedFrom
+constexpr int16_t CountedBase(int32_t e) {  // below 2^15: e <= 254 (bfloat16), e - 127 <= 16 (float16 blocks)
   return static_cast<int16_t>((e - 127 + In16<T>::bias + F.emin) * (1 << In16<T>::K));
 }
 template <class D16, int kCount>

@@ -56,7 +56,8 @@ HWY_INLINE Vec<DI> TransposeMax(DI di, Vec<DI>* m) {
 // of blocks folded into one vector of int32 lanes (low half: the max of a lane pair of the even
 // block, high half: of the odd block: two shifts, two maxima and one blend), TransposeMax's rounds
 // on those N/2 vectors with 16-bit maxima, one last round within the vector, and the N patterns
-// widened once (the max commutes with the monotonic widening). On Zen 4, 16-bit -> e4m3 / e2m1:
+// widened once (the max commutes with the monotonic widening). On Zen 4 (AVX3, and the AVX2 code
+// forced on that AVX-512 CPU), 16-bit -> e4m3 / e2m1:
 // widening once per N blocks instead of once per block, 1.11-1.39x with AVX3 and 1.08-1.34x with
 // the AVX2 code (A/B, 9 interleaved runs, 64K and 16M); then the folding of block pairs (N/2
 // vectors through the rounds, not N), 1.04-1.06x with AVX3 and 1.00-1.02x with the AVX2 code

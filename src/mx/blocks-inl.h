@@ -238,7 +238,7 @@ HWY_INLINE Vec<D16> Encode16(D16 d16, Vec<D16> x, Vec<D16> kd, V8 pow) {
 // is E >= kCountedFrom = 129 - bias - emin + mbits (float16 blocks with E - 127 >= -12 for E2M1);
 // zeros and subnormal inputs compare like any other value.
 //   code = min(round(B >> s), max_code - 2^m) + #{k in 1..2^m : A > ThresholdBits(k)},
-//   B = max(A - ((bias + emin) << K), 0) = a - CountedBase saturated at 0 (unsigned), s = K - m:
+//   B = max(A - ((bias + emin) << K), 0) = a - ((E - 127 + bias + emin) << K) saturated at 0, s = K - m:
 // below 2^emin B is 0 and the thresholds count the subnormal codes 0..2^m; from 2^emin up every
 // threshold is passed, and B is |v|'s bits above 2^emin's, whose rounding to m mantissa bits (carry
 // into the exponent field, saturation at the top code) is the normal code minus 2^m, as in the FP8
@@ -271,9 +271,14 @@ template <typename T>
 constexpr int16_t CountedOffset(int32_t e) {
   return static_cast<int16_t>((e - 127) * (1 << In16<T>::K));
 }
-template <ElemFormat F, typename T>
+// The rounding's constant, 2^(s-1) - 1 (rint, before the parity bit) or 2^(s-1) (round), folded
+// into CountedBase: base = ((E - 127 + bias + emin) << K) - kCountedHalf, at least (mbits + 2) << K
+// - 2^(s-1) > 0 from kCountedFrom up.
+template <ElemFormat F, RoundMode kMode, typename T>
+constexpr int32_t kCountedHalf = (1 << (In16<T>::K - F.mbits - 1)) - (kMode == RoundMode::kRint ? 1 : 0);
+template <ElemFormat F, RoundMode kMode, typename T>
 constexpr int16_t CountedBase(int32_t e) {  // below 2^15: e <= 254 (bfloat16), e - 127 <= 16 (float16 blocks)
-  return static_cast<int16_t>((e - 127 + In16<T>::bias + F.emin) * (1 << In16<T>::K));
+  return static_cast<int16_t>((e - 127 + In16<T>::bias + F.emin) * (1 << In16<T>::K) - kCountedHalf<F, kMode, T>);
 }
 template <class D16, int kCount>
 struct Thresholds16 {
@@ -292,10 +297,11 @@ HWY_INLINE Vec<D16> EncodeCounted(D16 d16, Vec<D16> x16, Vec<D16> off, Vec<D16> 
   const RebindToUnsigned<D16> du;
   const auto a = And(x16, Set(d16, 0x7FFF));
   const auto A = Sub(a, off);
-  const auto B = SaturatedSub(BitCast(du, a), BitCast(du, base));
-  auto half = Set(du, uint16_t{1} << (s - 1));  // round: half away from zero
-  if constexpr (kMode == RoundMode::kRint) half = Add(Set(du, (1 << (s - 1)) - 1), And(ShiftRight<s>(B), Set(du, 1)));
-  auto code = BitCast(d16, Min(ShiftRight<s>(Add(B, half)), Set(du, F.max_code - kSub)));
+  // Bh = B + the rounding constant (folded into base), the parity bit (rint) a's bit s (B differs
+  // from a by a multiple of 2^K); where B = 0, Bh + the parity bit stays below 2^s: 0 as before.
+  auto Bh = SaturatedSub(BitCast(du, a), BitCast(du, base));
+  if constexpr (kMode == RoundMode::kRint) Bh = Add(Bh, And(ShiftRight<s>(BitCast(du, a)), Set(du, 1)));
+  auto code = BitCast(d16, Min(ShiftRight<s>(Bh), Set(du, F.max_code - kSub)));
   for (int k = 0; k < kSub; ++k) {
 #if HWY_TARGET == HWY_AVX3
     code.raw = _mm512_mask_add_epi16(code.raw, _mm512_cmpgt_epi16_mask(A.raw, thr.v[k].raw), code.raw, _mm512_set1_epi16(1));

@@ -313,7 +313,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
     const auto thr = CountedThresholds<F, kMode, T>(d16);
     auto count = [&](int64_t i, int32_t ei) {
       if (HWY_UNLIKELY((ei < kCountedFrom<F, T>))) return encode(i, ei);
-      return EncodeCounted<F, kMode, T>(d16, LoadU(d16, p + i), Set(d16, CountedOffset<T>(ei)), Set(d16, CountedBase<F, T>(ei)), thr);
+      return EncodeCounted<F, kMode, T>(d16, LoadU(d16, p + i), Set(d16, CountedOffset<T>(ei)), Set(d16, CountedBase<F, kMode, T>(ei)), thr);
     };
     for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
       const bool full = i + chunk <= n;

@@ -267,18 +267,23 @@ constexpr int ThresholdBits(int k) {
 }
 template <ElemFormat F, typename T>
 constexpr int32_t kCountedFrom = 129 - In16<T>::bias - F.emin + F.mbits;
+// The two per-block constants are E << K plus a constant each (the inner-axis kernel adds these to
+// its columns' E << K a vector at a time): CountedOffset = (E - 127) << K, and CountedBase =
+// ((E - 127 + bias + emin) << K) - h, with the rounding's constant h = 2^(s-1) - 1 (rint, before
+// the parity bit) or 2^(s-1) (round) folded in. CountedBase is at
+// least ((mbits + 2) << K) - 2^(s-1) > 0 from kCountedFrom up, and below 2^15 (e <= 254 for
+// bfloat16, e - 127 <= 16 for float16 blocks).
+template <typename T>
+constexpr int32_t kCountedOffset0 = -(127 << In16<T>::K);
+template <ElemFormat F, RoundMode kMode, typename T>
+constexpr int32_t kCountedBase0 = (In16<T>::bias + F.emin - 127) * (1 << In16<T>::K) - ((1 << (In16<T>::K - F.mbits - 1)) - (kMode == RoundMode::kRint ? 1 : 0));
 template <typename T>
 constexpr int16_t CountedOffset(int32_t e) {
-  return static_cast<int16_t>((e - 127) * (1 << In16<T>::K));
+  return static_cast<int16_t>(e * (1 << In16<T>::K) + kCountedOffset0<T>);
 }
-// The rounding's constant, 2^(s-1) - 1 (rint, before the parity bit) or 2^(s-1) (round), folded
-// into CountedBase: base = ((E - 127 + bias + emin) << K) - kCountedHalf, at least (mbits + 2) << K
-// - 2^(s-1) > 0 from kCountedFrom up.
 template <ElemFormat F, RoundMode kMode, typename T>
-constexpr int32_t kCountedHalf = (1 << (In16<T>::K - F.mbits - 1)) - (kMode == RoundMode::kRint ? 1 : 0);
-template <ElemFormat F, RoundMode kMode, typename T>
-constexpr int16_t CountedBase(int32_t e) {  // below 2^15: e <= 254 (bfloat16), e - 127 <= 16 (float16 blocks)
-  return static_cast<int16_t>((e - 127 + In16<T>::bias + F.emin) * (1 << In16<T>::K) - kCountedHalf<F, kMode, T>);
+constexpr int16_t CountedBase(int32_t e) {
+  return static_cast<int16_t>(e * (1 << In16<T>::K) + kCountedBase0<F, kMode, T>);
 }
 template <class D16, int kCount>
 struct Thresholds16 {

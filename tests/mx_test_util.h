@@ -2,8 +2,11 @@
 // packed layout (docs/mx.md), written independently of the kernels (src/mx/).
 #pragma once
 
+#include <hwy/targets.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "accelmath/mx.h"
@@ -24,6 +27,20 @@ inline uint8_t CodeAt(const std::vector<uint8_t>& y, DType t, size_t i) {
   const size_t k = i / 4;
   const uint32_t w = y[3 * k] | (y[3 * k + 1] << 8) | (uint32_t(y[3 * k + 2]) << 16);
   return (w >> (6 * (i % 4))) & 0x3F;
+}
+
+// The dispatch masks the MX kernel tests run, one after another: each compiled SIMD target this
+// CPU runs, and, where it runs AVX3_DL (which src/mx/quantize.cc alone compiles, for its FP6/FP4
+// table encoder), AVX3_DL | AVX3: the last-axis quantize then takes AVX3_DL and the other MX
+// kernels AVX3. Taken once per test: after a loop of SetSupportedTargetsForTest, the targets
+// Highway reports are the last one's.
+inline std::vector<int64_t> MxTargets() {
+  std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  if ((hwy::SupportedTargets() & HWY_AVX3_DL) != 0) targets.insert(targets.begin(), HWY_AVX3_DL | HWY_AVX3);
+  return targets;
+}
+inline std::string MxTargetName(int64_t targets) {
+  return (targets & HWY_AVX3_DL) != 0 ? "AVX3_DL" : hwy::TargetName(targets);
 }
 
 }  // namespace accelmath::mx::mxtest

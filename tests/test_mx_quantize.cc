@@ -29,6 +29,8 @@ using test::FromBits;
 using mxtest::BitsOf;
 using mxtest::CodeAt;
 using mxtest::kElems;
+using mxtest::MxTargetName;
+using mxtest::MxTargets;
 
 // A tensor in one input type: raw storage plus its exact float32 values.
 struct Input {
@@ -152,9 +154,9 @@ const std::vector<Case>& Cases() {
 // Every case, input type, format, rounding and scale rule, on every compiled SIMD target this CPU
 // runs (each has its own group width, Lanes).
 TEST(MxQuantize, MatchesModelEverywhere) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+  for (int64_t target : MxTargets()) {
     hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
+    SCOPED_TRACE(MxTargetName(target));
     std::mt19937 rng(7);
     for (DType in_type : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
       for (const Case& c : Cases()) {
@@ -191,9 +193,9 @@ TEST(MxQuantize, EveryTargetAndThreads) {
   const Case edge4{{32, 36}, 0, 32}, edge8{{32, 4096 + 40}, 0, 32};
   // No NaN/Inf: a column of scale code 255 sends its whole tile the float32 way.
   const Input in16w = MakeInput(DType::kFloat16, 32 * (4096 + 40), rng, 0.0);
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+  for (int64_t target : MxTargets()) {
     hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
+    SCOPED_TRACE(MxTargetName(target));
     for (DType t : kElems) {
       ASSERT_TRUE(CheckCase(in32, big, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
       ASSERT_TRUE(CheckCase(in16, inner, t, BitsOf(t) == 8 ? RoundMode::kRint : RoundMode::kFloor, ScaleAlg::kEven, 1));
@@ -218,9 +220,7 @@ TEST(MxQuantize, EveryTargetAndThreads) {
 // first, two blocks of zeros (scale code 0: the FP8 path's per-block constant wraps there). rint and round
 // (FP4/FP6), against the model, on every compiled SIMD target this CPU runs.
 TEST(MxQuantize, Every16BitPatternAtEveryScale) {
-  // Taken once: SupportedAndGeneratedTargets() lists only the targets left enabled, which after
-  // a loop of SetSupportedTargetsForTest is the last one (SCALAR).
-  const auto targets = hwy::SupportedAndGeneratedTargets();
+  const auto targets = MxTargets();
   for (DType in_type : {DType::kBFloat16, DType::kFloat16}) {
     const bool bf = in_type == DType::kBFloat16;
     const int K = bf ? 7 : 10, top = bf ? 254 : 30, window = bf ? 40 : 30;
@@ -257,7 +257,7 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
         reference::Quantize(values, shape, -1, t, 32, mode, ScaleAlg::kOcp, &want, &want_scales);
         for (int64_t target : targets) {
           hwy::SetSupportedTargetsForTest(target);
-          SCOPED_TRACE(std::string(hwy::TargetName(target)) + " " + dtype_name(t) + " from " + dtype_name(in_type) +
+          SCOPED_TRACE(MxTargetName(target) + " " + dtype_name(t) + " from " + dtype_name(in_type) +
                        (mode == RoundMode::kRint ? " rint" : " round"));
           std::vector<uint8_t> y(storage_bytes(t, static_cast<size_t>(n))), s(static_cast<size_t>(n / 16));
           QuantizeOptions o;
@@ -289,7 +289,7 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
         reference::Quantize(valuesT, shapeT, 0, t, 32, mode, ScaleAlg::kOcp, &wantT, &want_scalesT);
         for (int64_t target : targets) {
           hwy::SetSupportedTargetsForTest(target);
-          SCOPED_TRACE(std::string(hwy::TargetName(target)) + " axis 0 " + dtype_name(t) + " from " + dtype_name(in_type) +
+          SCOPED_TRACE(MxTargetName(target) + " axis 0 " + dtype_name(t) + " from " + dtype_name(in_type) +
                        (mode == RoundMode::kRint ? " rint" : " round"));
           std::vector<uint8_t> y(storage_bytes(t, rawT.size())), s(static_cast<size_t>(2 * cols));
           QuantizeOptions o;
@@ -350,9 +350,9 @@ TEST(MxQuantize, SpecialBlocks) {
 // Dequantize: value(code) * 2^(E - 127), exact in float32, then one rounding to float16/bfloat16,
 // on every compiled SIMD target this CPU runs.
 TEST(MxDequantize, ExactAndRounded) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+  for (int64_t target : MxTargets()) {
     hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
+    SCOPED_TRACE(MxTargetName(target));
     std::mt19937 rng(5);
     for (const Case& c : Cases()) {
       size_t n = 1;
@@ -423,9 +423,9 @@ TEST(MxDequantize, EveryCodeAtEveryScale) {
   // The first target's outputs per element type: every other target must give the same bytes,
   // NaN payloads included (the value checks below look at a NaN's class only).
   std::map<DType, std::tuple<std::vector<float>, std::vector<uint16_t>, std::vector<uint16_t>>> first;
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+  for (int64_t target : MxTargets()) {
     hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
+    SCOPED_TRACE(MxTargetName(target));
     for (DType t : kElems) {
       const int bits = BitsOf(t);
       std::vector<uint8_t> codes(256 * kBs), codes_t(codes.size());

@@ -32,6 +32,15 @@
 #include "backend/prefetch.h"
 #include "mx/job.h"
 
+// ACCELMATH_MX_AVX3: an AVX-512 target (Highway's AVX3, and AVX3_DL where src/mx/quantize.cc
+// compiles it): the raw AVX-512 intrinsics below serve both. Set anew for every target pass.
+#undef ACCELMATH_MX_AVX3
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#define ACCELMATH_MX_AVX3 1
+#else
+#define ACCELMATH_MX_AVX3 0
+#endif
+
 #define ACCELMATH_KNS HWY_NAMESPACE
 HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {
@@ -148,12 +157,12 @@ HWY_INLINE void StoreCodeBytes(D8 d8, Vec<D8> bytes, uint8_t* dst) {
     const Repartition<uint32_t, D8> du32;
     const Repartition<int32_t, D8> di;
     Vec<decltype(du32)> word;
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
+#if ACCELMATH_MX_AVX3 || HWY_TARGET == HWY_AVX2
     // Two multiply-adds: byte pairs e0 + 64 e1 (unsigned bytes times signed 1 and 64; at most
     // 4095), then 16-bit pairs w0 + 4096 w1 (at most 2^24 - 1). Against the shifts and masks below,
     // on Zen 4, 64K, best of 5-7 interleaved runs: quantize to FP6 1.06-1.10x with AVX3 (bfloat16,
     // float16, float32 inputs) and 1.05-1.06x with the AVX2 code forced on that CPU.
-#if HWY_TARGET == HWY_AVX3
+#if ACCELMATH_MX_AVX3
     word.raw = _mm512_madd_epi16(_mm512_maddubs_epi16(bytes.raw, _mm512_set1_epi16(0x4001)), _mm512_set1_epi32(0x10000001));
 #else
     word.raw = _mm256_madd_epi16(_mm256_maddubs_epi16(bytes.raw, _mm256_set1_epi16(0x4001)), _mm256_set1_epi32(0x10000001));
@@ -308,7 +317,7 @@ HWY_INLINE Vec<D16> EncodeCounted(D16 d16, Vec<D16> x16, Vec<D16> off, Vec<D16> 
   if constexpr (kMode == RoundMode::kRint) Bh = Add(Bh, And(ShiftRight<s>(BitCast(du, a)), Set(du, 1)));
   auto code = BitCast(d16, Min(ShiftRight<s>(Bh), Set(du, F.max_code - kSub)));
   for (int k = 0; k < kSub; ++k) {
-#if HWY_TARGET == HWY_AVX3
+#if ACCELMATH_MX_AVX3
     code.raw = _mm512_mask_add_epi16(code.raw, _mm512_cmpgt_epi16_mask(A.raw, thr.v[k].raw), code.raw, _mm512_set1_epi16(1));
 #else
     code = Sub(code, VecFromMask(d16, Gt(A, thr.v[k])));
@@ -316,6 +325,51 @@ HWY_INLINE Vec<D16> EncodeCounted(D16 d16, Vec<D16> x16, Vec<D16> off, Vec<D16> 
   }
   return Or(code, And(BitCast(d16, ShiftRight<16 - F.bits>(BitCast(du, x16))), Set(d16, 1 << (F.bits - 1))));
 }
+
+// EncodeCounted's code of one pattern A (a's bits at scale 1, sign aside), evaluated at compile
+// time for the tables of TableCodes; any mbits.
+template <ElemFormat F, RoundMode kMode, typename T>
+constexpr int CountedCode(int A) {
+  constexpr int K = In16<T>::K, s = K - F.mbits;
+  const int B = std::max(A - ((In16<T>::bias + F.emin) << K), 0);
+  const int q = kMode == RoundMode::kRint ? (B + (1 << (s - 1)) - 1 + ((B >> s) & 1)) >> s : (B + (1 << (s - 1))) >> s;
+  int code = std::min(q, F.max_code - (1 << F.mbits));
+  for (int k = 1; k <= (1 << F.mbits); ++k) code += A > ThresholdBits<F, kMode, T>(k);
+  return code;
+}
+
+// FP6 and FP4 codes by table (the AVX3_DL target's two-table byte permute, 128 entries; in
+// src/mx/quantize.cc). With a = |x|'s bits, w = min(a - base, cap) in unsigned saturating
+// arithmetic, base the bits of 2^(emin - mbits - 2 + E - 127): w = 0 up to there, then the
+// patterns of nb = emax - emin + mbits + 3 binades up to 2^(emax + 1) (cap: the last one). Each
+// binade is cut into 2^(mbits + 1) cells of 2^r patterns, r = K - mbits - 1 (mbits mantissa bits and
+// the rounding bit), nb << (mbits + 1) <= 128 cells: E2M3 8 * 16 = 128, E3M2 11 * 8 = 88, E1M2
+// 5 * 8 = 40, E2M1 6 * 4 = 24. Every step of the code falls on a cell's first pattern or the next
+// one: F's normal rounding boundaries have mbits + 2 significant bits, the thresholds t_k between
+// its subnormal codes fewer, and a tie there rounds up (code k at the cell's first pattern) or,
+// rint to an even code, down (from the second). The bottom binade (all code 0) puts t_1 at a
+// cell's start too. So the code is a function of the cell and of z = (w's low r bits are 0): the
+// table, 256 bytes, entry cell + 128 z = CountedCode at that cell's second pattern (z = 0) or its
+// first (z = 1). Same domain as EncodeCounted: E >= kCountedFrom (then base >= 0; at equality the
+// bottom binade is the subnormal inputs, all code 0).
+template <ElemFormat F, RoundMode kMode, typename T>
+struct TableCodes {
+  static constexpr int K = In16<T>::K, r = K - F.mbits - 1, nb = F.emax - F.emin + F.mbits + 3;
+  static constexpr int kLow = (F.emin - F.mbits - 2 + In16<T>::bias) << K;  // base at E = 127
+  static constexpr int kCap = (nb << K) - 1;
+  static_assert((nb << (F.mbits + 1)) <= 128, "128 cells");
+  alignas(64) uint8_t v[256];
+  constexpr TableCodes() : v() {
+    for (int z = 0; z < 2; ++z) {
+      for (int cell = 0; cell < 128; ++cell) {
+        v[z * 128 + cell] = static_cast<uint8_t>(CountedCode<F, kMode, T>(std::min((cell << r) + 1 - z, kCap) + kLow));
+      }
+    }
+  }
+};
+// base = E << K plus this constant (as CountedOffset and CountedBase).
+template <ElemFormat F, RoundMode kMode, typename T>
+constexpr int32_t kTableBase0 = TableCodes<F, kMode, T>::kLow - (127 << In16<T>::K);
 
 // The same codes through the float32 path (for the vectors Encode16 does not take): the factors
 // 2^(127 - E) of the first and the second half of the lanes.
@@ -344,7 +398,7 @@ template <class D16>
 HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> c1) {
   const Repartition<uint8_t, D16> d8;
   Vec<decltype(d8)> bytes;
-#if HWY_TARGET == HWY_AVX3
+#if ACCELMATH_MX_AVX3
   (void)d16;
   bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), _mm512_packus_epi16(c0.raw, c1.raw));
 #elif HWY_TARGET == HWY_AVX2

@@ -3,6 +3,14 @@
 // same bits); blocks along an inner axis are in src/mx/quantize_inner.cc, what both share in
 // src/mx/blocks-inl.h. Validation, layout and threads are in src/mx/api.cc, which calls
 // QuantizeBlocks (the end of this file) over ranges of blocks.
+// Besides the library's targets, this file compiles for Highway's AVX3_DL (AVX-512 with VBMI and
+// the rest of Ice Lake's extensions: Intel Ice Lake and later, AMD Zen 4 and later), for the FP6/FP4
+// table encoder in EncodeBlocks16; dispatch picks it on those CPUs.
+#undef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
+#ifndef HWY_WANT_AVX3_DL
+#define HWY_WANT_AVX3_DL
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "mx/quantize.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -128,7 +136,7 @@ HWY_INLINE void StoreCodes4(DI di, Vec<DI> c0, Vec<DI> c1, Vec<DI> c2, Vec<DI> c
   Vec<decltype(d8)> bytes;  // the 4N codes as bytes, in element order
   // x86: two saturating packs leave, in each 128-bit block j, the 4-byte groups c0[4j..] c1[4j..]
   // c2[4j..] c3[4j..]; one 32-bit permute puts them back in element order.
-#if HWY_TARGET == HWY_AVX3
+#if ACCELMATH_MX_AVX3
   const __m512i packed = _mm512_packus_epi16(_mm512_packs_epi32(c0.raw, c1.raw), _mm512_packs_epi32(c2.raw, c3.raw));
   const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
   bytes.raw = _mm512_permutexvar_epi32(order, packed);
@@ -196,6 +204,118 @@ HWY_INLINE void EncodeGroup(DI di, DF df, const T* x, int64_t bs, int64_t n_vec,
 
 #if HWY_TARGET != HWY_SCALAR
 // ---- quantize: 16-bit inputs in 16-bit lanes (Encode16, EncodeCounted: src/mx/blocks-inl.h) ---------
+// The codes of two vectors of 16-bit inputs at x (the second only if `full`), of blocks with scale
+// codes e0 and e1, the general way (Encode16, or the float32 path where a subnormal input can reach
+// F's normal range), as bytes, out of line.
+template <ElemFormat F, RoundMode kMode, typename T, class D16>
+HWY_NOINLINE Vec<Repartition<uint8_t, D16>> EncodePair16(D16 d16, const T* x, int32_t e0, int32_t e1, bool full) {
+  const Repartition<uint8_t, D16> d8;
+  const auto pow = LoadDup128(d8, kPow2Bytes);
+  auto encode = [&](const T* xv, int32_t ei) {
+    const int32_t kd = ei + In16<T>::bias - 127 + F.emin - F.mbits - 1;
+    const auto x16 = LoadU(d16, reinterpret_cast<const int16_t*>(xv));
+    if (kd <= -F.mbits && HWY_UNLIKELY(!AllFalse(d16, Subnormal16<T>(d16, x16)))) {
+      const RebindToFloat<Repartition<int32_t, D16>> df;
+      const auto f = ScaleFactor(df, RebindToSigned<decltype(df)>(), Set(RebindToSigned<decltype(df)>(), ei));
+      return EncodeWide<F, kMode>(d16, xv, f, f);
+    }
+    return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd)), pow);
+  };
+  return Bytes2(d16, encode(x, e0), full ? encode(x + Lanes(d16), e1) : Zero(d16));
+}
+
+// Stores the codes of `bytes` (the 2 Lanes(d16) codes of a pair of vectors, `elems` of them
+// real) at y, through a buffer where they are fewer or `room` (the bytes at y that may be written)
+// is less than StoreCodeBytes touches.
+template <ElemFormat F, class D8>
+HWY_INLINE void StorePair(D8 d8, Vec<D8> bytes, int64_t elems, uint8_t* y, int64_t room) {
+  constexpr int64_t chunk = MaxLanes(d8), touched = F.bits == 6 ? chunk : chunk * F.bits / 8;
+  if (elems == static_cast<int64_t>(Lanes(d8)) && room >= touched) {
+    StoreCodeBytes<F>(d8, bytes, y);
+  } else {
+    HWY_ALIGN uint8_t buf[MaxLanes(d8)];
+    StoreCodeBytes<F>(d8, bytes, buf);
+    std::memcpy(y, buf, static_cast<size_t>(elems * F.bits / 8));
+  }
+}
+
+#if HWY_TARGET == HWY_AVX3_DL
+// FP6 and FP4 from bfloat16 and float16 on AVX3_DL (AVX-512 with VBMI): TableCodes (src/mx/blocks-inl.h),
+// the count whole blocks of bs elements at x, with the scale codes e[0..count), into y (`room`:
+// the bytes at y that may be written), a pair of vectors (64 inputs) at a time. Per vector w =
+// min(a - base, cap) and the byte index w >> r, plus 128 where w's low r bits are 0 (one masked
+// add); the two vectors' indices packed to bytes (the saturating pack interleaves them by 8-byte
+// groups), looked up in the z = 0 and z = 1 halves of the table (vpermt2b, 128 entries each) and
+// blended on bit 7; the signs (x >> (16 - bits), packed the same way) merged by one ternary-logic
+// op, then one 64-bit permute to element order. A block below kCountedFrom (float16 blocks of
+// amax below 2^-5 for E3M2, 2^-8 to 2^-11 for the others; no bfloat16 block above 2^-120) has
+// codes only the general way (EncodePair16): without kMixed such a block makes it return false at
+// once, with nothing written, and the caller runs EncodeBlocksTableMixed, the loop with a check
+// per pair. Two loops, as on Zen 4 the one with the check (and the flag it needs) ran 1.1x slower
+// on groups without such blocks, and the mixed loop inlined beside the other 1.07x.
+// Against the AVX3 encoders (EncodeCounted for FP4/E3M2, Encode16 for bfloat16 -> E2M3, the float32
+// path for float16 -> E2M3) on Zen 4: docs/performance.md (MX, the fifth Zen 4 session).
+template <ElemFormat F, RoundMode kMode, bool kMixed, typename T>
+HWY_INLINE bool EncodeBlocksTable(const T* x, int64_t bs, int64_t count, const uint8_t* e, uint8_t* y, int64_t room) {
+  const ScalableTag<int16_t> d16;
+  const Repartition<uint8_t, decltype(d16)> d8;
+  const RebindToUnsigned<decltype(d16)> du;
+  const int64_t L = static_cast<int64_t>(Lanes(d16)), n = count * bs, chunk = 2 * L, code_bytes = chunk * F.bits / 8;
+  const int16_t* p = reinterpret_cast<const int16_t*>(x);
+  constexpr int K = In16<T>::K;
+  int64_t block = -1, left = 0;  // as in EncodeBlocks16
+  auto next_block = [&]() {
+    if (left == 0) ++block, left = bs;
+    left -= L;
+    return block;
+  };
+  using Table = TableCodes<F, kMode, T>;
+  static constexpr Table kTable;
+  const auto* tv = reinterpret_cast<const int8_t*>(kTable.v);
+  const Repartition<int8_t, decltype(d16)> di8;
+  const auto t0a = Load(di8, tv), t0b = Load(di8, tv + 64), t1a = Load(di8, tv + 128), t1b = Load(di8, tv + 192);
+  const auto cap = Set(du, Table::kCap), low_bits = Set(d16, (1 << Table::r) - 1), z = Set(d16, 0x80);
+  // Per block, once (broadcast from memory in the loop): base.
+  HWY_ALIGN uint16_t base[kMaxLanes];
+  for (int64_t b = 0; b < count; ++b) {
+    if (!kMixed && e[b] < kCountedFrom<F, T>) return false;
+    base[b] = static_cast<uint16_t>(e[b] * (1 << K) + kTableBase0<F, kMode, T>);
+  }
+  auto index = [&](Vec<decltype(d16)> x16, int64_t b) {
+    const auto w = BitCast(d16, Min(SaturatedSub(BitCast(du, And(x16, Set(d16, 0x7FFF))), Set(du, base[b])), cap));
+    auto i16 = ShiftRight<Table::r>(w);
+    i16.raw = _mm512_mask_add_epi16(i16.raw, _mm512_testn_epi16_mask(w.raw, low_bits.raw), i16.raw, z.raw);
+    return i16;
+  };
+  auto pair = [&](int64_t i, int64_t b0, int64_t b1, bool full) {
+    const auto x0 = LoadU(d16, p + i), x1 = full ? LoadU(d16, p + i + L) : Zero(d16);
+    const __m512i idx = _mm512_packus_epi16(index(x0, b0).raw, index(x1, b1).raw);
+    const __m512i c0 = _mm512_permutex2var_epi8(t0a.raw, idx, t0b.raw);
+    const __m512i c1 = _mm512_permutex2var_epi8(t1a.raw, idx, t1b.raw);
+    const __m512i sg = _mm512_packus_epi16(ShiftRight<16 - F.bits>(BitCast(du, x0)).raw, ShiftRight<16 - F.bits>(BitCast(du, x1)).raw);
+    const __m512i code = _mm512_ternarylogic_epi32(_mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), c0, c1), sg,
+                                                   _mm512_set1_epi8(1 << (F.bits - 1)), 0xF8);  // a | (b & c)
+    Vec<decltype(d8)> bytes;
+    bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), code);
+    return bytes;
+  };
+  for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
+    const bool full = i + chunk <= n;
+    const int64_t b0 = next_block(), b1 = full ? next_block() : b0;
+    if (kMixed && (e[b0] < kCountedFrom<F, T> || e[b1] < kCountedFrom<F, T>)) {
+      StorePair<F>(d8, EncodePair16<F, kMode>(d16, x + i, e[b0], e[b1], full), std::min(n - i, chunk), y, room);
+    } else {
+      StorePair<F>(d8, pair(i, b0, b1, full), std::min(n - i, chunk), y, room);
+    }
+  }
+  return true;
+}
+template <ElemFormat F, RoundMode kMode, typename T>
+HWY_NOINLINE void EncodeBlocksTableMixed(const T* x, int64_t bs, int64_t count, const uint8_t* e, uint8_t* y, int64_t room) {
+  EncodeBlocksTable<F, kMode, true>(x, bs, count, e, y, room);
+}
+#endif
+
 // Encodes the count whole blocks of bs elements at x, with the scale codes e[0..count) (all
 // < 255), into y. `room`: the bytes at y that may be written.
 template <ElemFormat F, RoundMode kMode, typename T>
@@ -225,16 +345,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
     return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd_of(ei))), pow);
   };
   const int64_t chunk = 2 * L, code_bytes = chunk * F.bits / 8;
-  const int64_t touched = F.bits == 6 ? chunk : code_bytes;
-  auto store = [&](int64_t i, Vec<decltype(d8)> bytes, bool full) {
-    if (full && room >= touched) {
-      StoreCodeBytes<F>(d8, bytes, y);
-    } else {
-      HWY_ALIGN uint8_t buf[MaxLanes(d8)];
-      StoreCodeBytes<F>(d8, bytes, buf);
-      std::memcpy(y, buf, static_cast<size_t>(std::min(n - i, chunk) * F.bits / 8));
-    }
-  };
+  auto store = [&](int64_t i, Vec<decltype(d8)> bytes) { StorePair<F>(d8, bytes, std::min(n - i, chunk), y, room); };
   // FP8 from bfloat16 and float16 (QuantizeGroups sends every FP8 block here), the common case in
   // fewer operations. With A = a - (kd << K) = ((d + mbits + 1) << K) + a's mantissa bits:
   //   A >= (mbits + 1) << K (d >= 0, F's normal range): code = round(B >> s), B = A - (mbits << K)
@@ -307,7 +418,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       // The signs: bit 7 of x's high bytes.
       const auto high = Bytes2(d16, BitCast(d16, ShiftRight<8>(BitCast(du, x0))), BitCast(d16, ShiftRight<8>(BitCast(du, x1))));
       bytes = Or(bytes, And(high, Set(d8, 0x80)));
-      store(i, bytes, full);
+      store(i, bytes);
     }
     if (fast_ok) return;
   }
@@ -322,7 +433,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       const bool full = i + chunk <= n;
       const auto c0 = count(i, scale_of_next());
       const auto c1 = full ? count(i + L, scale_of_next()) : Zero(d16);
-      store(i, Bytes2(d16, c0, c1), full);
+      store(i, Bytes2(d16, c0, c1));
     }
     return;
   }
@@ -330,7 +441,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
     const bool full = i + chunk <= n;
     const auto c0 = encode(i, scale_of_next());
     const auto c1 = full ? encode(i + L, scale_of_next()) : Zero(d16);
-    store(i, Bytes2(d16, c0, c1), full);
+    store(i, Bytes2(d16, c0, c1));
   }
 }
 #endif
@@ -357,6 +468,12 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
     constexpr int64_t k32 = 32 / N;
     if (AllFalse(di, Eq(e, Set(di, 255)))) {  // the keep mask is all ones: unused
 #if HWY_TARGET != HWY_SCALAR
+#if HWY_TARGET == HWY_AVX3_DL
+      if constexpr (sizeof(T) == 2 && F.bits != 8 && kMode != RoundMode::kFloor) {
+        if (!EncodeBlocksTable<F, kMode, false>(xg, bs, count, codes, yg, left)) EncodeBlocksTableMixed<F, kMode>(xg, bs, count, codes, yg, left);
+        continue;
+      }
+#endif
       // float16 to E2M3 measured as fast or faster on the float32 path (F16C widening) than through Encode16.
       if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor && (In16<T>::K == 7 || F.bits != 6 || F.mbits <= 2)) {
         EncodeBlocks16<F, kMode>(xg, bs, count, codes, yg, left);
@@ -441,6 +558,7 @@ void QuantizeLast(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
 void MxQuantizeLast(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   QuantizeAs(p, [&]<ElemFormat F, RoundMode kMode, typename T>() { QuantizeLast<F, kMode, T>(p, g0, g1); });
 }
+int64_t MxQuantizeTarget() { return HWY_TARGET; }
 
 }  // namespace accelmath::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -449,6 +567,9 @@ HWY_AFTER_NAMESPACE();
 namespace accelmath::mx::detail {
 
 HWY_EXPORT(MxQuantizeLast);
+HWY_EXPORT(MxQuantizeTarget);
+
+int64_t QuantizeLastTarget() { return HWY_DYNAMIC_DISPATCH(MxQuantizeTarget)(); }
 
 void QuantizeBlocks(const QuantizePlan& p, int64_t g0, int64_t g1) {
   if (p.post == 1) {

@@ -224,18 +224,18 @@ HWY_NOINLINE Vec<Repartition<uint8_t, D16>> EncodePair16(D16 d16, const T* x, in
   return Bytes2(d16, encode(x, e0), full ? encode(x + Lanes(d16), e1) : Zero(d16));
 }
 
-// Stores the codes of `bytes` (the 2 Lanes(d16) codes of a pair of vectors, `elems` of them
-// real) at y, through a buffer where they are fewer or `room` (the bytes at y that may be written)
-// is less than StoreCodeBytes touches.
+// Stores the codes of `bytes` (the 2 Lanes(d16) codes of a pair of vectors starting at element i
+// of n; `full`: all of them real) at y, through a buffer where fewer are real or `room` (the bytes
+// at y that may be written) is less than StoreCodeBytes touches.
 template <ElemFormat F, class D8>
-HWY_INLINE void StorePair(D8 d8, Vec<D8> bytes, int64_t elems, uint8_t* y, int64_t room) {
+HWY_INLINE void StorePair(D8 d8, Vec<D8> bytes, bool full, int64_t i, int64_t n, uint8_t* y, int64_t room) {
   constexpr int64_t chunk = MaxLanes(d8), touched = F.bits == 6 ? chunk : chunk * F.bits / 8;
-  if (elems == static_cast<int64_t>(Lanes(d8)) && room >= touched) {
+  if (full && room >= touched) {
     StoreCodeBytes<F>(d8, bytes, y);
   } else {
     HWY_ALIGN uint8_t buf[MaxLanes(d8)];
     StoreCodeBytes<F>(d8, bytes, buf);
-    std::memcpy(y, buf, static_cast<size_t>(elems * F.bits / 8));
+    std::memcpy(y, buf, static_cast<size_t>(std::min(n - i, static_cast<int64_t>(Lanes(d8))) * F.bits / 8));
   }
 }
 
@@ -303,9 +303,9 @@ HWY_INLINE bool EncodeBlocksTable(const T* x, int64_t bs, int64_t count, const u
     const bool full = i + chunk <= n;
     const int64_t b0 = next_block(), b1 = full ? next_block() : b0;
     if (kMixed && (e[b0] < kCountedFrom<F, T> || e[b1] < kCountedFrom<F, T>)) {
-      StorePair<F>(d8, EncodePair16<F, kMode>(d16, x + i, e[b0], e[b1], full), std::min(n - i, chunk), y, room);
+      StorePair<F>(d8, EncodePair16<F, kMode>(d16, x + i, e[b0], e[b1], full), full, i, n, y, room);
     } else {
-      StorePair<F>(d8, pair(i, b0, b1, full), std::min(n - i, chunk), y, room);
+      StorePair<F>(d8, pair(i, b0, b1, full), full, i, n, y, room);
     }
   }
   return true;
@@ -345,47 +345,18 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
     return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd_of(ei))), pow);
   };
   const int64_t chunk = 2 * L, code_bytes = chunk * F.bits / 8;
-  auto store = [&](int64_t i, Vec<decltype(d8)> bytes) { StorePair<F>(d8, bytes, std::min(n - i, chunk), y, room); };
-  // FP8 from bfloat16 and float16 (QuantizeGroups sends every FP8 block here), the common case in
-  // fewer operations. With A = a - (kd << K) = ((d + mbits + 1) << K) + a's mantissa bits:
-  //   A >= (mbits + 1) << K (d >= 0, F's normal range): code = round(B >> s), B = A - (mbits << K)
-  //     = a - ((kd + mbits) << K), s = K - mbits, saturated at max_code (the exponent field and
-  //     the carry as in Encode16). Rounding to nearest even adds 2^(s-1) - 1 and B's parity bit
-  //     (bit s) before the shift: the constant is folded into the block's kdk = ((kd + mbits) << K)
-  //     - (2^(s-1) - 1), and the parity bit is a's (B differs from a by a multiple of 2^K);
-  //   A < 0 (d < -mbits - 1: below half F's smallest step): code 0, here from a negative q that
-  //     the saturating pack to bytes turns into 0 (the sign is merged after the pack);
-  //   a zero x: 0. float16: by the min with a (any non-zero a outside the flagged lanes below is
-  //     >= 2^K > max_code). bfloat16: the min is dropped, as only blocks with kd >= 1 take this
-  //     loop (kd <= 0 needs E <= mbits + 1 - emin, 10 for E4M3 and 17 for E5M2, so an amax below
-  //     2^-94: such groups go the general way, Encode16), where a zero has A < 0;
-  //   the rest goes through Encode16, a pair of vectors at a time: a non-zero A in [0, (mbits + 1)
-  //     << K) (F's subnormals), and a subnormal input (0 < a < 2^K, its M lacks the implicit bit)
-  //     where kd <= -(mbits + 1), the only blocks where one can reach A >= (mbits + 1) << K. Both
-  //     are one range of a per block: lo <= a < hi. float16: flagged by hi - lo - (a - lo) in
-  //     unsigned saturating arithmetic, non-zero exactly there. bfloat16 (kd >= 1: lo = kd << K,
-  //     hi - lo = (mbits + 1) << K in every block): the unsigned min of a - lo over the pair, one
-  //     operation per vector, compared once with (mbits + 1) << K.
-  //   Against the formula before these three changes (B's own parity bit, min with a, the
-  //   saturating flag for bfloat16 too), on Zen 4 at 64K, best of 7 interleaved runs: bfloat16
-  //   -> e4m3/e5m2 1.15-1.18x with AVX3 and 1.16-1.19x with the AVX2 code forced on that CPU,
-  //   float16 1.02-1.03x.
-  // B is computed (as t = a - kdk = B + 2^(s-1) - 1), not A: a block's elements have d <= emax -
-  // emin (E is at least the OCP rule's, which puts amax in F's top binade), so B < (emax - emin + 1)
-  // << K + 2^K, at most 0x7BFF (float16 to E5M2), and t + 1 at most 0x7C7F, where A would not fit
-  // int16. kdk fits int16 for bfloat16 (kd in [1, 244])
-  // and, for float16, in every block with a normal element (then E >= 98 for E5M2, 105 for E4M3).
-  // In the other float16 blocks it may wrap, harmlessly: their non-zero elements are all subnormal
-  // inputs, flagged (kd <= -18 there), and a zero's code is 0 whatever B is (the min with a = 0
-  // and the saturating pack).
+  auto store = [&](int64_t i, Vec<decltype(d8)> bytes, bool full) { StorePair<F>(d8, bytes, full, i, n, y, room); };
+  // FP8 from bfloat16 and float16 (QuantizeGroups sends every FP8 block here): EncodeFp8
+  // (src/mx/blocks-inl.h), its three constants per block broadcast, a pair of vectors at a time;
+  // a pair with a flagged lane through encode.
   if constexpr (F.bits == 8) {
-    constexpr int sh = K - m;
     const RebindToUnsigned<decltype(d16)> du;
-    // Per block, once (broadcast from memory in the loop): kdk, lo and hi - lo.
+    // Per block, once (broadcast from memory in the loop): kdk, lo and width.
     HWY_ALIGN int16_t kdk[kMaxLanes], lo[kMaxLanes], width[kMaxLanes];
     for (int64_t b = 0; b < count; ++b) {
-      const int32_t kd = kd_of(e[b]), l = std::max(kd * (1 << K), 1), h = std::max(kd + m + 1, 1) * (1 << K);
-      kdk[b] = static_cast<int16_t>((kd + m) * (1 << K) - ((1 << (sh - 1)) - 1)), lo[b] = static_cast<int16_t>(l), width[b] = static_cast<int16_t>(h - l);
+      const int32_t ek = e[b] * (1 << K), l = std::max(ek + kFp8Lo0<F, T>, 1);
+      kdk[b] = static_cast<int16_t>(ek + kFp8Kdk0<F, T>), lo[b] = static_cast<int16_t>(l);
+      width[b] = static_cast<int16_t>(std::max(ek + kFp8Hi0<F, T>, 1 << K) - l);
     }
     // bfloat16: every block has kd >= 1. A loop of its own: folded into the loop above (one kd_of
     // fewer per block), bfloat16 -> e4m3 measured 0.82-0.85x on Zen 4 (AVX3 and the AVX2 code).
@@ -394,31 +365,18 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       for (int64_t b = 0; b < count; ++b) fast_ok = fast_ok && kd_of(e[b]) >= 1;
     }
     auto fast = [&](Vec<decltype(d16)> x16, int64_t b, Vec<decltype(du)>& flag) {
-      const auto a = And(x16, Set(d16, 0x7FFF));
-      if constexpr (K == 7) {
-        flag = Min(flag, BitCast(du, Sub(a, Set(d16, lo[b]))));
-      } else {
-        flag = Or(flag, SaturatedSub(BitCast(du, Set(d16, width[b])), BitCast(du, Sub(a, Set(d16, lo[b])))));
-      }
-      const auto t = Sub(a, Set(d16, kdk[b]));
-      const auto code = Min(ShiftRight<sh>(Add(t, And(ShiftRight<sh>(a), Set(d16, 1)))), Set(d16, F.max_code));
-      return K == 7 ? code : Min(code, a);
+      return EncodeFp8<F, T>(d16, x16, Set(d16, kdk[b]), Set(d16, lo[b]), Set(d16, width[b]), flag);
     };
     for (int64_t i = 0; fast_ok && i < n; i += chunk, y += code_bytes, room -= code_bytes) {
       const bool full = i + chunk <= n;  // else one vector left (AVX3: an odd number of 32-element blocks)
       const int64_t b0 = next_block(), b1 = full ? next_block() : b0;
       const auto x0 = LoadU(d16, p + i), x1 = full ? LoadU(d16, p + i + L) : Zero(d16);
-      auto flag = K == 7 ? Set(du, 0xFFFF) : Zero(du);
-      const auto c0 = fast(x0, b0, flag), c1 = fast(x1, b1, flag);
-      auto bytes = Bytes2(d16, c0, c1);
-      if (K == 7) flag = SaturatedSub(Set(du, (m + 1) << K), flag);
-      if (HWY_UNLIKELY(!AllTrue(du, Eq(flag, Zero(du))))) {
+      auto flag = Fp8FlagStart<T>(du);
+      auto bytes = Bytes2(d16, fast(x0, b0, flag), fast(x1, b1, flag));
+      if (HWY_UNLIKELY((Fp8Flagged<F, T>(du, flag)))) {
         bytes = Bytes2(d16, encode(i, e[b0]), full ? encode(i + L, e[b1]) : Zero(d16));
       }
-      // The signs: bit 7 of x's high bytes.
-      const auto high = Bytes2(d16, BitCast(d16, ShiftRight<8>(BitCast(du, x0))), BitCast(d16, ShiftRight<8>(BitCast(du, x1))));
-      bytes = Or(bytes, And(high, Set(d8, 0x80)));
-      store(i, bytes);
+      store(i, Fp8Signs(d16, bytes, x0, x1), full);
     }
     if (fast_ok) return;
   }
@@ -433,7 +391,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       const bool full = i + chunk <= n;
       const auto c0 = count(i, scale_of_next());
       const auto c1 = full ? count(i + L, scale_of_next()) : Zero(d16);
-      store(i, Bytes2(d16, c0, c1));
+      store(i, Bytes2(d16, c0, c1), full);
     }
     return;
   }
@@ -441,7 +399,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
     const bool full = i + chunk <= n;
     const auto c0 = encode(i, scale_of_next());
     const auto c1 = full ? encode(i + L, scale_of_next()) : Zero(d16);
-    store(i, Bytes2(d16, c0, c1));
+    store(i, Bytes2(d16, c0, c1), full);
   }
 }
 #endif

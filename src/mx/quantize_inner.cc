@@ -97,15 +97,22 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
       }
       // Columns [0, s32) of 16-bit inputs in rint or round, when no column's E is 255: the codes
       // in 16-bit lanes, packed 2 * L at a time. FP4 and E3M2, when every column's E is at least
-      // kCountedFrom: EncodeCounted, its two constants per column. Otherwise Encode16, kd per
-      // column (a subnormal input where kd <= -mbits: that pair of vectors the float32 way).
+      // kCountedFrom: EncodeCounted, its two constants per column. FP8 (bfloat16: when every
+      // column has kd >= 1): EncodeFp8, its three constants per column, a pair with a flagged lane
+      // through Encode16 (against Encode16 for every pair, on Zen 4 at 16M, 7 interleaved runs:
+      // bfloat16 / float16 -> e4m3 1.13x / 1.20x with AVX3, 1.25x / 1.25x with the AVX2 code forced
+      // on that CPU). Otherwise Encode16, kd per column (a subnormal input where kd <= -mbits: that
+      // pair of vectors the float32 way).
       int64_t s32 = 0;
 #if HWY_TARGET != HWY_SCALAR
       const Repartition<uint8_t, decltype(d16)> d8;
       constexpr int64_t k16 = sizeof(T) == 2 ? kTile : 1;
       HWY_ALIGN int16_t kd16[k16], base16[k16];  // kd16: kd (Encode16) or the offset (EncodeCounted)
+      constexpr int64_t k8 = sizeof(T) == 2 && F.bits == 8 ? kTile : 1;
+      HWY_ALIGN int16_t kdk16[k8], lo16[k8], width16[k8];  // EncodeFp8's constants per column
       bool risky = false;    // some column has kd <= -mbits
       bool counted = false;  // EncodeCounted for every column
+      bool fp8 = false;      // EncodeFp8 for every column (bfloat16: every kd >= 1)
       if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
         if (AllTrue(di, finite)) {
           s32 = lanes / (2 * L) * (2 * L);
@@ -132,6 +139,18 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
             }
             risky = !AllFalse(di, low);
           }
+          if constexpr (F.bits == 8) {
+            auto low = Lt(Zero(di), Zero(di));  // bfloat16: a column with kd < 1
+            for (int64_t s = 0; s < s32; s += N) {
+              const auto ek = ShiftLeft<In16<T>::K>(Load(di, e_buf + s));
+              const auto l = Max(Add(ek, Set(di, kFp8Lo0<F, T>)), Set(di, 1));
+              Store(DemoteTo(dh, Add(ek, Set(di, kFp8Kdk0<F, T>))), dh, kdk16 + s);
+              Store(DemoteTo(dh, l), dh, lo16 + s);
+              Store(DemoteTo(dh, Sub(Max(Add(ek, Set(di, kFp8Hi0<F, T>)), Set(di, 1 << In16<T>::K)), l)), dh, width16 + s);
+              if (In16<T>::K == 7) low = Or(low, Lt(l, Set(di, 1 << In16<T>::K)));
+            }
+            fp8 = AllFalse(di, low);
+          }
         }
       }
       const auto pow = LoadDup128(d8, kPow2Bytes);
@@ -155,6 +174,19 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
             }
             return Encode16<F, kMode, T>(d16, v, kd, pow);
           };
+          if constexpr (F.bits == 8) {
+            const RebindToUnsigned<decltype(d16)> du;
+            for (; fp8 && s < s32; s += 2 * L) {
+              prefetch_next(flat + s, 2 * L * int64_t{sizeof(T)});
+              const auto x0 = LoadU(d16, x16 + s), x1 = LoadU(d16, x16 + s + L);
+              auto flag = Fp8FlagStart<T>(du);
+              const auto c0 = EncodeFp8<F, T>(d16, x0, Load(d16, kdk16 + s), Load(d16, lo16 + s), Load(d16, width16 + s), flag);
+              const auto c1 = EncodeFp8<F, T>(d16, x1, Load(d16, kdk16 + s + L), Load(d16, lo16 + s + L), Load(d16, width16 + s + L), flag);
+              auto bytes = Bytes2(d16, c0, c1);
+              if (HWY_UNLIKELY((Fp8Flagged<F, T>(du, flag)))) bytes = Bytes2(d16, encode(s), encode(s + L));
+              StoreU(Fp8Signs(d16, bytes, x0, x1), d8, y + flat + s);
+            }
+          }
           for (; s < s32; s += 2 * L) {
             prefetch_next(flat + s, 2 * L * int64_t{sizeof(T)});
             const auto bytes = Bytes2(d16, encode(s), encode(s + L));

@@ -2,9 +2,9 @@
 // in the same run: build/bench_mx [--target=avx2|avx3|avx3_dl|scalar] --benchmark_repetitions=9
 //   --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true
 // --target restricts Highway's dispatch to one target (default: the best this CPU runs); the
-// target that ran is printed and recorded in the JSON context ("hwy_target"), and the last-axis
-// quantize's beside it ("hwy_target_quantize_last": AVX3_DL where the CPU has it, which only that
-// kernel compiles; --target=avx3_dl selects it with AVX3 for the rest).
+// target that ran is printed and recorded in the JSON context ("hwy_target"), and quantize's
+// beside it ("hwy_target_quantize": AVX3_DL where the CPU has it, which only the quantize kernels
+// compile; --target=avx3_dl selects it with AVX3 for the rest).
 // Input: Gaussian values times 2^k varying per block (so blocks differ in scale), blocksize 32,
 // last axis, shape [n / 1024, 1024] (quantize_axis0: [1024, n / 1024], blocks along axis 0).
 // bench/mx_ratios.py turns the JSON into docs/performance.md's table.
@@ -152,7 +152,7 @@ bool SelectTarget(int* argc, char** argv) {
       for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (name == want) chosen = t;
     }
-    // AVX3_DL: only the last-axis quantize compiles it (src/mx/quantize.cc); the rest runs AVX3.
+    // AVX3_DL: only the quantize kernels compile it (src/mx/quantize*.cc); the rest runs AVX3.
     if (want == "avx3_dl" && (hwy::SupportedTargets() & HWY_AVX3_DL) != 0) chosen = HWY_AVX3_DL | HWY_AVX3;
     if (chosen == 0) {
       std::fprintf(stderr, "bench_mx: --target=%.*s: not a target this CPU and build run\n", static_cast<int>(want.size()),
@@ -172,10 +172,10 @@ int main(int argc, char** argv) {
   if (!SelectTarget(&argc, argv)) return 2;
   Register();
   const char* target = hwy::TargetName(hwy::SupportedAndGeneratedTargets().front());
-  const char* quantize_target = hwy::TargetName(accelmath::mx::detail::QuantizeLastTarget());
-  std::fprintf(stderr, "bench_mx: Highway target %s (last-axis quantize: %s)\n", target, quantize_target);
+  const char* quantize_target = hwy::TargetName(accelmath::mx::detail::QuantizeTarget());
+  std::fprintf(stderr, "bench_mx: Highway target %s (quantize: %s)\n", target, quantize_target);
   benchmark::AddCustomContext("hwy_target", target);
-  benchmark::AddCustomContext("hwy_target_quantize_last", quantize_target);
+  benchmark::AddCustomContext("hwy_target_quantize", quantize_target);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   benchmark::RunSpecifiedBenchmarks();

@@ -371,6 +371,49 @@ struct TableCodes {
 template <ElemFormat F, RoundMode kMode, typename T>
 constexpr int32_t kTableBase0 = TableCodes<F, kMode, T>::kLow - (127 << In16<T>::K);
 
+#if HWY_TARGET == HWY_AVX3_DL
+// The table's two halves (z = 0, z = 1) in four registers, and the codes of a pair of vectors x0,
+// x1 (64 inputs) by it, base0 and base1 their lanes' bases (a block's or a column's), as bytes in
+// element order. Per vector w = min(a - base, cap) and the byte index w >> r, plus 128 where w's
+// low r bits are 0 (one masked add); the two vectors' indices packed to bytes (the saturating pack
+// interleaves them by 8-byte groups), looked up in both halves (vpermt2b, 128 entries each) and
+// blended on bit 7; the signs (x >> (16 - bits), packed the same way) merged by one ternary-logic
+// op, then one 64-bit permute to element order.
+template <class D8>
+struct TableVecs {
+  Vec<D8> t0a, t0b, t1a, t1b;
+};
+template <ElemFormat F, RoundMode kMode, typename T, class D8>
+HWY_INLINE TableVecs<D8> LoadTable(D8 d8) {
+  static constexpr TableCodes<F, kMode, T> kTable;
+  const auto* v = reinterpret_cast<const TFromD<D8>*>(kTable.v);
+  return {Load(d8, v), Load(d8, v + 64), Load(d8, v + 128), Load(d8, v + 192)};
+}
+template <ElemFormat F, RoundMode kMode, typename T, class D16, class D8>
+HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeTablePair(D16 d16, Vec<D16> x0, Vec<D16> base0, Vec<D16> x1, Vec<D16> base1,
+                                                          const TableVecs<D8>& t) {
+  using Table = TableCodes<F, kMode, T>;
+  const RebindToUnsigned<D16> du;
+  const auto cap = Set(du, Table::kCap);
+  auto index = [&](Vec<D16> x16, Vec<D16> base) {
+    const auto w = Min(SaturatedSub(BitCast(du, And(x16, Set(d16, 0x7FFF))), BitCast(du, base)), cap);
+    auto i16 = ShiftRight<Table::r>(w);
+    i16.raw = _mm512_mask_add_epi16(i16.raw, _mm512_testn_epi16_mask(w.raw, _mm512_set1_epi16((1 << Table::r) - 1)), i16.raw,
+                                    _mm512_set1_epi16(0x80));
+    return i16;
+  };
+  const __m512i idx = _mm512_packus_epi16(index(x0, base0).raw, index(x1, base1).raw);
+  const __m512i c0 = _mm512_permutex2var_epi8(t.t0a.raw, idx, t.t0b.raw);
+  const __m512i c1 = _mm512_permutex2var_epi8(t.t1a.raw, idx, t.t1b.raw);
+  const __m512i sg = _mm512_packus_epi16(ShiftRight<16 - F.bits>(BitCast(du, x0)).raw, ShiftRight<16 - F.bits>(BitCast(du, x1)).raw);
+  const __m512i code = _mm512_ternarylogic_epi32(_mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), c0, c1), sg,
+                                                 _mm512_set1_epi8(1 << (F.bits - 1)), 0xF8);  // a | (b & c)
+  Vec<Repartition<uint8_t, D16>> bytes;
+  bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), code);
+  return bytes;
+}
+#endif
+
 // The same codes through the float32 path (for the vectors Encode16 does not take): the factors
 // 2^(127 - E) of the first and the second half of the lanes.
 template <ElemFormat F, RoundMode kMode, typename T, class D16, class VF>

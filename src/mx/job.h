@@ -15,9 +15,10 @@ namespace accelmath::mx::detail {
 void QuantizeBlocks(const QuantizePlan& p, int64_t g0, int64_t g1);
 void QuantizeInnerBlocks(const QuantizePlan& p, int64_t g0, int64_t g1);  // post > 1 only
 void DequantizeBlocks(const DequantizePlan& p, int64_t g0, int64_t g1);
-// The Highway target that the last-axis quantize dispatches to now: src/mx/quantize.cc also
-// compiles AVX3_DL, which the library's other kernels do not (the benchmark names both).
-int64_t QuantizeLastTarget();
+// The Highway target that the quantize kernels dispatch to now: src/mx/quantize.cc and
+// quantize_inner.cc also compile AVX3_DL, which the library's other kernels do not (the benchmark
+// names both).
+int64_t QuantizeTarget();
 // One code per byte; sizes already checked.
 void EncodeArray(const float* x, size_t n, uint8_t* codes, DType type, RoundMode mode);
 void DecodeArray(const uint8_t* codes, size_t n, float* x, DType type);

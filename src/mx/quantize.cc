@@ -240,19 +240,15 @@ HWY_INLINE void StorePair(D8 d8, Vec<D8> bytes, bool full, int64_t i, int64_t n,
 }
 
 #if HWY_TARGET == HWY_AVX3_DL
-// FP6 and FP4 from bfloat16 and float16 on AVX3_DL (AVX-512 with VBMI): TableCodes (src/mx/blocks-inl.h),
-// the count whole blocks of bs elements at x, with the scale codes e[0..count), into y (`room`:
-// the bytes at y that may be written), a pair of vectors (64 inputs) at a time. Per vector w =
-// min(a - base, cap) and the byte index w >> r, plus 128 where w's low r bits are 0 (one masked
-// add); the two vectors' indices packed to bytes (the saturating pack interleaves them by 8-byte
-// groups), looked up in the z = 0 and z = 1 halves of the table (vpermt2b, 128 entries each) and
-// blended on bit 7; the signs (x >> (16 - bits), packed the same way) merged by one ternary-logic
-// op, then one 64-bit permute to element order. A block below kCountedFrom (float16 blocks of
-// amax below 2^-5 for E3M2, 2^-8 to 2^-11 for the others; no bfloat16 block above 2^-120) has
-// codes only the general way (EncodePair16): without kMixed such a block makes it return false at
-// once, with nothing written, and the caller runs EncodeBlocksTableMixed, the loop with a check
-// per pair. Two loops, as on Zen 4 the one with the check (and the flag it needs) ran 1.1x slower
-// on groups without such blocks, and the mixed loop inlined beside the other 1.07x.
+// FP6 and FP4 from bfloat16 and float16 on AVX3_DL (AVX-512 with VBMI): TableCodes and
+// EncodeTablePair (src/mx/blocks-inl.h), the count whole blocks of bs elements at x, with the
+// scale codes e[0..count), into y (`room`: the bytes at y that may be written), a pair of vectors
+// (64 inputs) at a time. A block below kCountedFrom (float16 blocks of amax below 2^-5 for E3M2,
+// 2^-8 to 2^-11 for the others; no bfloat16 block above 2^-120) has codes only the general way
+// (EncodePair16): without kMixed such a block makes it return false at once, with nothing
+// written, and the caller runs EncodeBlocksTableMixed, the loop with a check per pair. Two loops,
+// as on Zen 4 the one with the check (and the flag it needs) ran 1.1x slower on groups without
+// such blocks, and the mixed loop inlined beside the other 1.07x.
 // Against the AVX3 encoders (EncodeCounted for FP4/E3M2, Encode16 for bfloat16 -> E2M3, the float32
 // path for float16 -> E2M3) on Zen 4: docs/performance.md (MX, the fifth Zen 4 session).
 template <ElemFormat F, RoundMode kMode, bool kMixed, typename T>
@@ -269,35 +265,17 @@ HWY_INLINE bool EncodeBlocksTable(const T* x, int64_t bs, int64_t count, const u
     left -= L;
     return block;
   };
-  using Table = TableCodes<F, kMode, T>;
-  static constexpr Table kTable;
-  const auto* tv = reinterpret_cast<const int8_t*>(kTable.v);
   const Repartition<int8_t, decltype(d16)> di8;
-  const auto t0a = Load(di8, tv), t0b = Load(di8, tv + 64), t1a = Load(di8, tv + 128), t1b = Load(di8, tv + 192);
-  const auto cap = Set(du, Table::kCap), low_bits = Set(d16, (1 << Table::r) - 1), z = Set(d16, 0x80);
+  const auto table = LoadTable<F, kMode, T>(di8);
   // Per block, once (broadcast from memory in the loop): base.
   HWY_ALIGN uint16_t base[kMaxLanes];
   for (int64_t b = 0; b < count; ++b) {
     if (!kMixed && e[b] < kCountedFrom<F, T>) return false;
     base[b] = static_cast<uint16_t>(e[b] * (1 << K) + kTableBase0<F, kMode, T>);
   }
-  auto index = [&](Vec<decltype(d16)> x16, int64_t b) {
-    const auto w = BitCast(d16, Min(SaturatedSub(BitCast(du, And(x16, Set(d16, 0x7FFF))), Set(du, base[b])), cap));
-    auto i16 = ShiftRight<Table::r>(w);
-    i16.raw = _mm512_mask_add_epi16(i16.raw, _mm512_testn_epi16_mask(w.raw, low_bits.raw), i16.raw, z.raw);
-    return i16;
-  };
   auto pair = [&](int64_t i, int64_t b0, int64_t b1, bool full) {
     const auto x0 = LoadU(d16, p + i), x1 = full ? LoadU(d16, p + i + L) : Zero(d16);
-    const __m512i idx = _mm512_packus_epi16(index(x0, b0).raw, index(x1, b1).raw);
-    const __m512i c0 = _mm512_permutex2var_epi8(t0a.raw, idx, t0b.raw);
-    const __m512i c1 = _mm512_permutex2var_epi8(t1a.raw, idx, t1b.raw);
-    const __m512i sg = _mm512_packus_epi16(ShiftRight<16 - F.bits>(BitCast(du, x0)).raw, ShiftRight<16 - F.bits>(BitCast(du, x1)).raw);
-    const __m512i code = _mm512_ternarylogic_epi32(_mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), c0, c1), sg,
-                                                   _mm512_set1_epi8(1 << (F.bits - 1)), 0xF8);  // a | (b & c)
-    Vec<decltype(d8)> bytes;
-    bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), code);
-    return bytes;
+    return EncodeTablePair<F, kMode, T>(d16, x0, BitCast(d16, Set(du, base[b0])), x1, BitCast(d16, Set(du, base[b1])), table);
   };
   for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
     const bool full = i + chunk <= n;
@@ -527,7 +505,7 @@ namespace accelmath::mx::detail {
 HWY_EXPORT(MxQuantizeLast);
 HWY_EXPORT(MxQuantizeTarget);
 
-int64_t QuantizeLastTarget() { return HWY_DYNAMIC_DISPATCH(MxQuantizeTarget)(); }
+int64_t QuantizeTarget() { return HWY_DYNAMIC_DISPATCH(MxQuantizeTarget)(); }
 
 void QuantizeBlocks(const QuantizePlan& p, int64_t g0, int64_t g1) {
   if (p.post == 1) {

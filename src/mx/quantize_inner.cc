@@ -1,6 +1,13 @@
 // MX quantize along an inner axis (post > 1) for every Highway target, chosen at run time: the
 // same codes as the last-axis kernels of src/mx/quantize.cc (which calls QuantizeInnerBlocks, the
 // end of this file), from the same pieces (src/mx/blocks-inl.h).
+// Besides the library's targets, this file compiles for Highway's AVX3_DL, as src/mx/quantize.cc
+// does, for the FP6/FP4 table encoder (EncodeTablePair).
+#undef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
+#ifndef HWY_WANT_AVX3_DL
+#define HWY_WANT_AVX3_DL
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "mx/quantize_inner.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -96,8 +103,9 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
         if (b == nb - 1 && nb % 2 == 1) srow[2 * l + 1] = 0;
       }
       // Columns [0, s32) of 16-bit inputs in rint or round, when no column's E is 255: the codes
-      // in 16-bit lanes, packed 2 * L at a time. FP4 and E3M2, when every column's E is at least
-      // kCountedFrom: EncodeCounted, its two constants per column. FP8 (bfloat16: when every
+      // in 16-bit lanes, packed 2 * L at a time. When every column's E is at least kCountedFrom:
+      // FP6 and FP4 on AVX3_DL, EncodeTablePair, its base per column; FP4 and E3M2 on the other
+      // targets, EncodeCounted, its two constants per column. FP8 (bfloat16: when every
       // column has kd >= 1): EncodeFp8, its three constants per column, a pair with a flagged lane
       // through Encode16 (against Encode16 for every pair, on Zen 4 at 16M, 7 interleaved runs:
       // bfloat16 / float16 -> e4m3 1.13x / 1.20x with AVX3, 1.25x / 1.25x with the AVX2 code forced
@@ -113,13 +121,25 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
       bool risky = false;    // some column has kd <= -mbits
       bool counted = false;  // EncodeCounted for every column
       bool fp8 = false;      // EncodeFp8 for every column (bfloat16: every kd >= 1)
+      bool table = false;    // AVX3_DL, FP6 and FP4: EncodeTablePair for every column, its base in base16
       if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
         if (AllTrue(di, finite)) {
           s32 = lanes / (2 * L) * (2 * L);
           const Rebind<int16_t, decltype(di)> dh;
-          if constexpr (F.bits != 8 && F.mbits <= 2) {
+#if HWY_TARGET == HWY_AVX3_DL
+          if constexpr (F.bits != 8) {
             auto low = Lt(Zero(di), Zero(di));
             for (int64_t s = 0; s < s32; s += N) {
+              const auto e = Load(di, e_buf + s);
+              Store(DemoteTo(dh, Add(ShiftLeft<In16<T>::K>(e), Set(di, kTableBase0<F, kMode, T>))), dh, base16 + s);
+              low = Or(low, Lt(e, Set(di, kCountedFrom<F, T>)));
+            }
+            table = AllFalse(di, low);
+          }
+#endif
+          if constexpr (F.bits != 8 && F.mbits <= 2) {
+            auto low = Lt(Zero(di), Zero(di));
+            for (int64_t s = 0; !table && s < s32; s += N) {
               const auto e = Load(di, e_buf + s), ek = ShiftLeft<In16<T>::K>(e);
               // CountedOffset and CountedBase, a vector at a time (their scalar forms in a plain
               // loop measured 0.83-1.0x on axis 0 with the AVX2 code forced on Zen 4)
@@ -127,9 +147,9 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
               Store(DemoteTo(dh, Add(ek, Set(di, kCountedBase0<F, kMode, T>))), dh, base16 + s);
               low = Or(low, Lt(e, Set(di, kCountedFrom<F, T>)));
             }
-            counted = AllFalse(di, low);
+            counted = !table && AllFalse(di, low);
           }
-          if (!counted) {
+          if (!counted && !table) {
             const auto c = Set(di, In16<T>::bias - 127 + F.emin - F.mbits - 1);
             auto low = Lt(Zero(di), Zero(di));
             for (int64_t s = 0; s < s32; s += N) {
@@ -187,18 +207,30 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
               StoreU(Fp8Signs(d16, bytes, x0, x1), d8, y + flat + s);
             }
           }
-          for (; s < s32; s += 2 * L) {
-            prefetch_next(flat + s, 2 * L * int64_t{sizeof(T)});
-            const auto bytes = Bytes2(d16, encode(s), encode(s + L));
-            uint8_t* dst = y + (flat + s) * F.bits / 8;
+          auto put = [&](int64_t c, Vec<decltype(d8)> bytes) {  // the codes of the 2L columns from c
+            uint8_t* dst = y + (flat + c) * F.bits / 8;
             // FP6 writes junk into the 2L / 4 bytes after the codes: straight only where the next pair rewrites them
-            if (F.bits != 6 || s + 2 * L < s32) {
+            if (F.bits != 6 || c + 2 * L < s32) {
               StoreCodeBytes<F>(d8, bytes, dst);
             } else {
               HWY_ALIGN uint8_t buf[MaxLanes(d8)];
               StoreCodeBytes<F>(d8, bytes, buf);
               std::memcpy(dst, buf, static_cast<size_t>(2 * L * F.bits / 8));
             }
+          };
+#if HWY_TARGET == HWY_AVX3_DL
+          if constexpr (F.bits != 8) {
+            const auto tables = LoadTable<F, kMode, T>(Repartition<int8_t, decltype(d16)>());
+            for (; table && s < s32; s += 2 * L) {
+              prefetch_next(flat + s, 2 * L * int64_t{sizeof(T)});
+              put(s, EncodeTablePair<F, kMode, T>(d16, LoadU(d16, x16 + s), Load(d16, base16 + s), LoadU(d16, x16 + s + L),
+                                                   Load(d16, base16 + s + L), tables));
+            }
+          }
+#endif
+          for (; s < s32; s += 2 * L) {
+            prefetch_next(flat + s, 2 * L * int64_t{sizeof(T)});
+            put(s, Bytes2(d16, encode(s), encode(s + L)));
           }
         }
 #endif

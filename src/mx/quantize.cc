@@ -5,7 +5,7 @@
 // QuantizeBlocks (the end of this file) over ranges of blocks.
 // Besides the library's targets, this file compiles for Highway's AVX3_DL (AVX-512 with VBMI and
 // the rest of Ice Lake's extensions: Intel Ice Lake and later, AMD Zen 4 and later), for the FP6/FP4
-// table encoder in EncodeBlocks16; dispatch picks it on those CPUs.
+// table encoder (EncodeBlocksTable); dispatch picks it on those CPUs.
 #undef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
 #ifndef HWY_WANT_AVX3_DL
@@ -204,24 +204,23 @@ HWY_INLINE void EncodeGroup(DI di, DF df, const T* x, int64_t bs, int64_t n_vec,
 
 #if HWY_TARGET != HWY_SCALAR
 // ---- quantize: 16-bit inputs in 16-bit lanes (Encode16, EncodeCounted: src/mx/blocks-inl.h) ---------
-// The codes of two vectors of 16-bit inputs at x (the second only if `full`), of blocks with scale
-// codes e0 and e1, the general way (Encode16, or the float32 path where a subnormal input can reach
-// F's normal range), as bytes, out of line.
+// The codes of one vector of 16-bit inputs at x, of a block with scale code ei, the general way:
+// Encode16, or the float32 path (EncodeWide) where a subnormal input can reach F's normal range.
+template <ElemFormat F, RoundMode kMode, typename T, class D16>
+HWY_INLINE Vec<D16> EncodeVector16(D16 d16, const T* x, int32_t ei) {
+  const int32_t kd = ei + In16<T>::bias - 127 + F.emin - F.mbits - 1;
+  const auto x16 = LoadU(d16, reinterpret_cast<const int16_t*>(x));
+  if (kd <= -F.mbits && HWY_UNLIKELY(!AllFalse(d16, Subnormal16<T>(d16, x16)))) {
+    const RebindToFloat<Repartition<int32_t, D16>> df;
+    const auto f = ScaleFactor(df, RebindToSigned<decltype(df)>(), Set(RebindToSigned<decltype(df)>(), ei));
+    return EncodeWide<F, kMode>(d16, x, f, f);
+  }
+  return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd)), LoadDup128(Repartition<uint8_t, D16>(), kPow2Bytes));
+}
+// Two of them (the second only if `full`, of blocks e0 and e1) as bytes, out of line.
 template <ElemFormat F, RoundMode kMode, typename T, class D16>
 HWY_NOINLINE Vec<Repartition<uint8_t, D16>> EncodePair16(D16 d16, const T* x, int32_t e0, int32_t e1, bool full) {
-  const Repartition<uint8_t, D16> d8;
-  const auto pow = LoadDup128(d8, kPow2Bytes);
-  auto encode = [&](const T* xv, int32_t ei) {
-    const int32_t kd = ei + In16<T>::bias - 127 + F.emin - F.mbits - 1;
-    const auto x16 = LoadU(d16, reinterpret_cast<const int16_t*>(xv));
-    if (kd <= -F.mbits && HWY_UNLIKELY(!AllFalse(d16, Subnormal16<T>(d16, x16)))) {
-      const RebindToFloat<Repartition<int32_t, D16>> df;
-      const auto f = ScaleFactor(df, RebindToSigned<decltype(df)>(), Set(RebindToSigned<decltype(df)>(), ei));
-      return EncodeWide<F, kMode>(d16, xv, f, f);
-    }
-    return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd)), pow);
-  };
-  return Bytes2(d16, encode(x, e0), full ? encode(x + Lanes(d16), e1) : Zero(d16));
+  return Bytes2(d16, EncodeVector16<F, kMode>(d16, x, e0), full ? EncodeVector16<F, kMode>(d16, x + Lanes(d16), e1) : Zero(d16));
 }
 
 // Stores the codes of `bytes` (the 2 Lanes(d16) codes of a pair of vectors starting at element i
@@ -301,7 +300,6 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
   const ScalableTag<int16_t> d16;
   const Repartition<uint8_t, decltype(d16)> d8;
   const int64_t L = static_cast<int64_t>(Lanes(d16)), n = count * bs;  // bs is a multiple of L
-  const auto pow = LoadDup128(d8, kPow2Bytes);
   const int16_t* p = reinterpret_cast<const int16_t*>(x);
   constexpr int K = In16<T>::K, m = F.mbits;
   // The block of each vector, stepping through the blocks (no division), and its scale code.
@@ -313,15 +311,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
   };
   auto scale_of_next = [&]() { return static_cast<int32_t>(e[next_block()]); };
   auto kd_of = [](int32_t ei) { return ei + In16<T>::bias - 127 + F.emin - m - 1; };
-  auto encode = [&](int64_t i, int32_t ei) {
-    const auto x16 = LoadU(d16, p + i);
-    if (kd_of(ei) <= -m && HWY_UNLIKELY(!AllFalse(d16, Subnormal16<T>(d16, x16)))) {
-      const RebindToFloat<Repartition<int32_t, decltype(d16)>> df;
-      const auto f = ScaleFactor(df, RebindToSigned<decltype(df)>(), Set(RebindToSigned<decltype(df)>(), ei));
-      return EncodeWide<F, kMode>(d16, x + i, f, f);
-    }
-    return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd_of(ei))), pow);
-  };
+  auto encode = [&](int64_t i, int32_t ei) { return EncodeVector16<F, kMode>(d16, x + i, ei); };
   const int64_t chunk = 2 * L, code_bytes = chunk * F.bits / 8;
   auto store = [&](int64_t i, Vec<decltype(d8)> bytes, bool full) { StorePair<F>(d8, bytes, full, i, n, y, room); };
   // FP8 from bfloat16 and float16 (QuantizeGroups sends every FP8 block here): EncodeFp8

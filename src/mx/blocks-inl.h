@@ -32,20 +32,12 @@
 #include "backend/prefetch.h"
 #include "mx/job.h"
 
-// ACCELMATH_MX_AVX3: an AVX-512 target (Highway's AVX3, and AVX3_DL where src/mx/quantize.cc
-// compiles it): the raw AVX-512 intrinsics below serve both. Set anew for every target pass.
-#undef ACCELMATH_MX_AVX3
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-#define ACCELMATH_MX_AVX3 1
-#else
-#define ACCELMATH_MX_AVX3 0
-#endif
-
 #define ACCELMATH_KNS HWY_NAMESPACE
 HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {
 using namespace hwy::HWY_NAMESPACE;  // NOLINT: the kernels call Highway's ops unqualified
 }  // namespace accelmath::HWY_NAMESPACE
+#include "kernels/common-inl.h"  // ACCELMATH_X86_AVX3: AVX3, and AVX3_DL in src/mx/quantize*.cc
 #include "kernels/mx-inl.h"
 
 namespace accelmath::HWY_NAMESPACE {
@@ -157,12 +149,12 @@ HWY_INLINE void StoreCodeBytes(D8 d8, Vec<D8> bytes, uint8_t* dst) {
     const Repartition<uint32_t, D8> du32;
     const Repartition<int32_t, D8> di;
     Vec<decltype(du32)> word;
-#if ACCELMATH_MX_AVX3 || HWY_TARGET == HWY_AVX2
+#if defined(ACCELMATH_X86_AVX3) || HWY_TARGET == HWY_AVX2
     // Two multiply-adds: byte pairs e0 + 64 e1 (unsigned bytes times signed 1 and 64; at most
     // 4095), then 16-bit pairs w0 + 4096 w1 (at most 2^24 - 1). Against the shifts and masks below,
     // on Zen 4, 64K, best of 5-7 interleaved runs: quantize to FP6 1.06-1.10x with AVX3 (bfloat16,
     // float16, float32 inputs) and 1.05-1.06x with the AVX2 code forced on that CPU.
-#if ACCELMATH_MX_AVX3
+#ifdef ACCELMATH_X86_AVX3
     word.raw = _mm512_madd_epi16(_mm512_maddubs_epi16(bytes.raw, _mm512_set1_epi16(0x4001)), _mm512_set1_epi32(0x10000001));
 #else
     word.raw = _mm256_madd_epi16(_mm256_maddubs_epi16(bytes.raw, _mm256_set1_epi16(0x4001)), _mm256_set1_epi32(0x10000001));
@@ -317,7 +309,7 @@ HWY_INLINE Vec<D16> EncodeCounted(D16 d16, Vec<D16> x16, Vec<D16> off, Vec<D16> 
   if constexpr (kMode == RoundMode::kRint) Bh = Add(Bh, And(ShiftRight<s>(BitCast(du, a)), Set(du, 1)));
   auto code = BitCast(d16, Min(ShiftRight<s>(Bh), Set(du, F.max_code - kSub)));
   for (int k = 0; k < kSub; ++k) {
-#if ACCELMATH_MX_AVX3
+#ifdef ACCELMATH_X86_AVX3
     code.raw = _mm512_mask_add_epi16(code.raw, _mm512_cmpgt_epi16_mask(A.raw, thr.v[k].raw), code.raw, _mm512_set1_epi16(1));
 #else
     code = Sub(code, VecFromMask(d16, Gt(A, thr.v[k])));
@@ -339,7 +331,7 @@ constexpr int CountedCode(int A) {
 }
 
 // FP6 and FP4 codes by table (the AVX3_DL target's two-table byte permute, 128 entries; in
-// src/mx/quantize.cc). With a = |x|'s bits, w = min(a - base, cap) in unsigned saturating
+// src/mx/quantize.cc and quantize_inner.cc). With a = |x|'s bits, w = min(a - base, cap) in unsigned saturating
 // arithmetic, base the bits of 2^(emin - mbits - 2 + E - 127): w = 0 up to there, then the
 // patterns of nb = emax - emin + mbits + 3 binades up to 2^(emax + 1) (cap: the last one). Each
 // binade is cut into 2^(mbits + 1) cells of 2^r patterns, r = K - mbits - 1 (mbits mantissa bits and
@@ -369,7 +361,7 @@ struct TableCodes {
 };
 // base = E << K plus this constant (as CountedOffset and CountedBase).
 template <ElemFormat F, RoundMode kMode, typename T>
-constexpr int32_t kTableBase0 = TableCodes<F, kMode, T>::kLow - (127 << In16<T>::K);
+constexpr int32_t kTableBase0 = TableCodes<F, kMode, T>::kLow + kCountedOffset0<T>;
 
 #if HWY_TARGET == HWY_AVX3_DL
 // The table's two halves (z = 0, z = 1) in four registers, and the codes of a pair of vectors x0,
@@ -441,7 +433,7 @@ template <class D16>
 HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> c1) {
   const Repartition<uint8_t, D16> d8;
   Vec<decltype(d8)> bytes;
-#if ACCELMATH_MX_AVX3
+#ifdef ACCELMATH_X86_AVX3
   (void)d16;
   bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), _mm512_packus_epi16(c0.raw, c1.raw));
 #elif HWY_TARGET == HWY_AVX2

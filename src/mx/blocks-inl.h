@@ -468,7 +468,8 @@ HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> 
 //     are one range of a per block: lo <= a < hi. float16: flagged by hi - lo - (a - lo) in
 //     unsigned saturating arithmetic, non-zero exactly there. bfloat16 (kd >= 1: lo = kd << K,
 //     hi - lo = (mbits + 1) << K in every block): the unsigned min of a - lo over the pair, one
-//     operation per vector, compared once with (mbits + 1) << K.
+//     operation per vector, compared once with (mbits + 1) << K. A flagged float16 pair tries
+//     EncodeFp8Normalized first (below), which takes the subnormal inputs.
 //   Against the formula before these three changes (B's own parity bit, min with a, the
 //   saturating flag for bfloat16 too), on Zen 4 at 64K, best of 7 interleaved runs: bfloat16
 //   -> e4m3/e5m2 1.15-1.18x with AVX3 and 1.16-1.19x with the AVX2 code forced on that CPU,
@@ -522,6 +523,55 @@ HWY_INLINE V8 Fp8Signs(D16 d16, V8 bytes, Vec<D16> x0, Vec<D16> x1) {
   const RebindToUnsigned<D16> du;
   const auto high = Bytes2(d16, BitCast(d16, ShiftRight<8>(BitCast(du, x0))), BitCast(d16, ShiftRight<8>(BitCast(du, x1))));
   return Or(bytes, And(high, Set(Repartition<uint8_t, D16>(), 0x80)));
+}
+
+// float16 |x| bits a as the coordinate (exponent << 10) + mantissa carried on below the normal
+// range: a subnormal a (value a * 2^-24, 0 < a < 2^10, p = floor(log2 a)) becomes ((p - 9) << 10)
+// + its bits after the leading one (from -9216 at a = 1 to 1023 at 1023), which is the float32 of
+// the integer a, bits ((127 + p) << 23) + (those bits << 13), shifted right by 13 (the low 16
+// bits: (127 << 10) = -1024 mod 2^16, so ((p - 1) << 10) + bits) less 8192. A normal a is its own
+// coordinate; 0 goes to -8192 (callers mask zeros).
+template <class D16>
+HWY_INLINE Vec<D16> Normalized16(D16 d16, Vec<D16> a) {
+  const Repartition<int32_t, D16> di;
+  const RebindToFloat<decltype(di)> df;
+  const RebindToUnsigned<decltype(di)> du;
+  const auto w = BitCast(du, a);  // the even lanes of a in the low halves, the odd ones in the high
+  const auto even = BitCast(di, ConvertTo(df, BitCast(di, And(w, Set(du, 0xFFFF)))));
+  const auto odd = BitCast(di, ConvertTo(df, BitCast(di, ShiftRight<16>(w))));
+  const auto bits = OddEven(BitCast(d16, ShiftLeft<3>(odd)), BitCast(d16, ShiftRight<13>(even)));
+  return IfThenElse(Lt(a, Set(d16, 1 << 10)), Sub(bits, Set(d16, 8192)), a);
+}
+
+// float16 -> FP8 codes of a pair EncodeFp8 flagged, for the subnormal inputs it flags (the
+// common case there: it flags every subnormal input of a float16 block or column with kd <= 0,
+// amax below 16 for E4M3 and every one for E5M2): EncodeFp8's formula on Normalized16's
+// coordinate, right wherever A >= (mbits + 1) << K, zeros masked. False (bytes unset) if a
+// non-zero lane has A in [0, (mbits + 1) << K) (F's subnormals): the caller takes Encode16 then.
+// A and t = B + 2^(s-1) - 1 are exact in int16 arithmetic modulo 2^16: A is in [-21504, 33792)
+// (the coordinate from -9216, kd at most 12 in a block with a normal element, d at most emax -
+// emin), t lies below 0x7C80 as in EncodeFp8, so the unsigned compare of A with (mbits + 1) << K
+// is exact, and a block's kdk and kd << K may wrap. kdk0, kdk1: the two vectors' kdk.
+template <ElemFormat F, class D16>
+HWY_INLINE bool EncodeFp8Normalized(D16 d16, Vec<D16> x0, Vec<D16> kdk0, Vec<D16> x1, Vec<D16> kdk1, Vec<Repartition<uint8_t, D16>>& bytes) {
+  constexpr int K = 10, sh = K - F.mbits;
+  using T = hwy::float16_t;
+  const RebindToUnsigned<D16> du;
+  auto band = Lt(Zero(d16), Zero(d16));
+  auto encode = [&](Vec<D16> x16, Vec<D16> kdk) {
+    const auto a = And(x16, Set(d16, 0x7FFF));
+    const auto an = Normalized16(d16, a);
+    const auto nz = Ne(a, Zero(d16));
+    const auto lo = Sub(kdk, Set(d16, static_cast<int16_t>(kFp8Kdk0<F, T> - kFp8Lo0<F, T>)));  // kd << K
+    band = Or(band, And(nz, RebindMask(d16, Lt(BitCast(du, Sub(an, lo)), Set(du, (F.mbits + 1) << K)))));
+    const auto t = Sub(an, kdk);
+    const auto code = Min(ShiftRight<sh>(Add(t, And(ShiftRight<sh>(an), Set(d16, 1)))), Set(d16, F.max_code));
+    return IfThenElseZero(nz, code);
+  };
+  const auto c0 = encode(x0, kdk0), c1 = encode(x1, kdk1);
+  if (!AllFalse(d16, band)) return false;
+  bytes = Bytes2(d16, c0, c1);
+  return true;
 }
 
 #endif  // HWY_TARGET != HWY_SCALAR

@@ -341,7 +341,9 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       auto flag = Fp8FlagStart<T>(du);
       auto bytes = Bytes2(d16, fast(x0, b0, flag), fast(x1, b1, flag));
       if (HWY_UNLIKELY((Fp8Flagged<F, T>(du, flag)))) {
-        bytes = Bytes2(d16, encode(i, e[b0]), full ? encode(i + L, e[b1]) : Zero(d16));
+        bool general = true;
+        if constexpr (K == 10) general = !EncodeFp8Normalized<F>(d16, x0, Set(d16, kdk[b0]), x1, Set(d16, kdk[b1]), bytes);
+        if (general) bytes = Bytes2(d16, encode(i, e[b0]), full ? encode(i + L, e[b1]) : Zero(d16));
       }
       store(i, Fp8Signs(d16, bytes, x0, x1), full);
     }

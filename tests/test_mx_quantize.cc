@@ -217,8 +217,10 @@ TEST(MxQuantize, EveryTargetAndThreads) {
 // patterns no larger. float16: all patterns below each of the 31 amax binades; bfloat16: the 41
 // binades below each of the 255 amax binades (deeper ones are below a quarter of every format's
 // smallest step at that scale, and are in the rows of smaller amax), subnormals and zeros included;
-// first, two blocks of zeros (scale code 0: the FP8 path's per-block constant wraps there). rint and round
-// (FP4/FP6), against the model, on every compiled SIMD target this CPU runs.
+// first, two blocks of zeros (scale code 0: the FP8 path's per-block constant wraps there), then
+// blocks of every subnormal amax 2^(j+1) - 1 below the largest one (float16 -> E5M2 blocks of amax
+// below 2^-17: the FP8 path's kdk leaves int16). rint and round (FP4/FP6), against the model, on
+// every compiled SIMD target this CPU runs.
 TEST(MxQuantize, Every16BitPatternAtEveryScale) {
   const auto targets = MxTargets();
   for (DType in_type : {DType::kBFloat16, DType::kFloat16}) {
@@ -227,14 +229,17 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
     std::vector<uint16_t> raw(64, 0);  // a block of zeros (E = 0), then one of zeros of both signs
     for (size_t i = 33; i < 64; i += 2) raw[i] = 0x8000;
     uint32_t k = 0;
-    for (int ea = 0; ea <= top; ++ea) {
-      const uint16_t amax = static_cast<uint16_t>((ea << K) | ((1 << K) - 1));
-      for (uint32_t a = static_cast<uint32_t>(std::max(0, ea - window)) << K; a <= amax; ++k) {
+    auto blocks = [&](uint16_t amax, uint32_t from) {  // the patterns from..amax, rows led by amax
+      for (uint32_t a = from; a <= amax; ++k) {
         if (raw.size() % 32 == 0) raw.push_back(amax);
         raw.push_back(static_cast<uint16_t>(a | (((k * 0x9E3779B9u) >> 31) << 15)));  // sign: top bit of a golden-ratio hash
         ++a;
       }
       while (raw.size() % 32 != 0) raw.push_back(0);
+    };
+    for (int j = 0; j + 1 < K; ++j) blocks(static_cast<uint16_t>((2 << j) - 1), 0);
+    for (int ea = 0; ea <= top; ++ea) {
+      blocks(static_cast<uint16_t>((ea << K) | ((1 << K) - 1)), static_cast<uint32_t>(std::max(0, ea - window)) << K);
     }
     const int64_t n = static_cast<int64_t>(raw.size());
     std::vector<float> values(raw.size());

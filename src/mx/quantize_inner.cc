@@ -166,7 +166,8 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
             for (int64_t s = 0; s < s32; s += N) {
               const auto ek = ShiftLeft<In16<T>::K>(Load(di, e_buf + s));
               const auto l = Max(Add(ek, Set(di, kFp8Lo0<F, T>)), Set(di, 1));
-              Store(DemoteTo(dh, Add(ek, Set(di, kFp8Kdk0<F, T>))), dh, kdk16 + s);
+              // kdk modulo 2^16 (EncodeFp8Normalized's wrapping arithmetic), not saturated
+              Store(DemoteTo(dh, ShiftRight<16>(ShiftLeft<16>(Add(ek, Set(di, kFp8Kdk0<F, T>))))), dh, kdk16 + s);
               Store(DemoteTo(dh, l), dh, lo16 + s);
               Store(DemoteTo(dh, Sub(Max(Add(ek, Set(di, kFp8Hi0<F, T>)), Set(di, 1 << In16<T>::K)), l)), dh, width16 + s);
               if (In16<T>::K == 7) low = Or(low, Lt(l, Set(di, 1 << In16<T>::K)));
@@ -205,7 +206,11 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
               const auto c0 = EncodeFp8<F, T>(d16, x0, Load(d16, kdk16 + s), Load(d16, lo16 + s), Load(d16, width16 + s), flag);
               const auto c1 = EncodeFp8<F, T>(d16, x1, Load(d16, kdk16 + s + L), Load(d16, lo16 + s + L), Load(d16, width16 + s + L), flag);
               auto bytes = Bytes2(d16, c0, c1);
-              if (HWY_UNLIKELY((Fp8Flagged<F, T>(du, flag)))) bytes = Bytes2(d16, encode(s), encode(s + L));
+              if (HWY_UNLIKELY((Fp8Flagged<F, T>(du, flag)))) {
+                bool general = true;
+                if constexpr (In16<T>::K == 10) general = !EncodeFp8Normalized<F>(d16, x0, Load(d16, kdk16 + s), x1, Load(d16, kdk16 + s + L), bytes);
+                if (general) bytes = Bytes2(d16, encode(s), encode(s + L));
+              }
               StoreU(Fp8Signs(d16, bytes, x0, x1), d8, y + flat + s);
             }
           }

@@ -183,8 +183,9 @@ TEST(MxQuantize, MatchesModelEverywhere) {
 TEST(MxQuantize, EveryTargetAndThreads) {
   std::mt19937 rng(11);
   const Case big{{64, 2048}, -1, 32}, inner{{256, 48}, 0, 64};
-  // an inner axis wider than a float32 tile (2048 columns): two whole tiles and a short one
-  const Case wide{{16, 2 * 2052}, 0, 32};
+  // an inner axis wider than a tile (4096 columns): two whole tiles and a short one, 15 rows (one
+  // short block; the tile after the last one is the next block's: src/mx/quantize_inner.cc)
+  const Case wide{{15, 2 * 4100}, 0, 32};
   const Input in32 = MakeInput(DType::kFloat32, 64 * 2048, rng, 0.0005);
   const Input in16 = MakeInput(DType::kBFloat16, 256 * 48, rng, 0.0005);
   // 16-bit inputs along axis 0 whose rows end 4 or 8 columns after a pair of 16-bit vectors (32

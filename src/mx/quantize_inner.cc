@@ -24,29 +24,33 @@ namespace {
 // (pre index, block index). The block's rows are taken in tiles of up to kTile columns: a first
 // pass streams along the rows keeping the per-column max in a small buffer, E and the factor are
 // computed per column, and a second pass (rows now in L2) encodes while prefetching the next
-// block's rows. A tile's last partial vector
-// is read from a zero-padded copy. Tiles start at multiples of kTile, so FP4/FP6 rows pack into
+// tile's rows. A tile's last partial vector is read from a zero-padded copy. Tiles start at multiples of kTile, so FP4/FP6 rows pack into
 // whole bytes (validation makes post even for FP4 and a multiple of 4 for FP6).
 template <ElemFormat F, RoundMode kMode, typename T>
 void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   const ScalableTag<int32_t> di;
   const RebindToFloat<decltype(di)> df;
   const int64_t N = static_cast<int64_t>(Lanes(di));
-  constexpr int64_t kTile = 8192 / sizeof(T);  // a multiple of every N; 32 rows x 8 KiB = 256 KiB
+  constexpr int64_t kTile = 4096;  // columns, a multiple of every N (32 rows: 256 KiB of 16-bit inputs, 512 KiB of float32)
   const int64_t bs = p.blocksize, dim = p.dim, post = p.post, nb = (dim + bs - 1) / bs, nb2 = (nb + 1) / 2;
   const T* x = static_cast<const T*>(p.x);
   uint8_t* y = static_cast<uint8_t*>(p.y);
-  // The second pass encodes from cache; meanwhile it asks for the next block's same row (bs rows on)
-  // into L2, so that the next first pass finds it there instead of waiting on memory. Measured on
-  // Zen 4 at 16M (docs/performance.md; AVX3 and the AVX2 code forced on that AVX-512 CPU): float32
-  // 1.35-1.39x, 16-bit 1.0-1.27x; the L1 hint gained less.
-  const int64_t ahead = bs * post, end = p.pre * dim * post;
+  // The second pass encodes from cache; meanwhile it asks for the same row of the tile that comes
+  // next (kTile columns on, or after the last tile the next block's first, len rows on) into L2,
+  // so that the next first pass finds it there instead of waiting on memory. Measured on Zen 4 at
+  // 16M (docs/performance.md; AVX3 and the AVX2 code forced on that AVX-512 CPU), against no
+  // prefetch: float32 1.35-1.39x, 16-bit 1.0-1.27x (the L1 hint gained less); then against the
+  // next block's same tile (4 to 8 tiles later there, 1-2 MiB ahead: out of Zen 4's 1 MiB L2),
+  // with AVX3_DL: 1.05-1.17x; tiles of 4096 columns for float32 too (were 2048): float32 -> e4m3
+  // 1.05x more.
+  int64_t ahead = 0;  // x's flat offset from a tile's element to the next tile's
+  const int64_t end = p.pre * dim * post;
   auto prefetch_next = [&](int64_t at, int64_t bytes) {  // at: a flat index of x
     if (at + ahead + bytes / int64_t{sizeof(T)} <= end) backend::PrefetchIntoL2(x + at + ahead, bytes);
   };
   HWY_ALIGN int32_t amax[kTile], e_buf[kTile], keep_buf[kTile];
   HWY_ALIGN float factor_buf[kTile];
-  HWY_ALIGN int32_t staged[kMaxBlock * kMaxLanes];  // with the tile buffers: at most 156 KiB of stack (16-bit inputs)
+  HWY_ALIGN int32_t staged[kMaxBlock * kMaxLanes];  // with the tile buffers: at most 180 KiB of stack (16-bit inputs to FP8)
   HWY_ALIGN uint8_t codes[kTile];
   const auto abs = Set(di, 0x7FFFFFFF);
   for (int64_t g = g0; g < g1; ++g) {
@@ -55,6 +59,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
     const int64_t base = (pi * dim + t0) * post;  // flat index of (pi, t0, 0)
     for (int64_t q0 = 0; q0 < post; q0 += kTile) {
       const int64_t lanes = std::min(kTile, post - q0);
+      ahead = q0 + kTile < post ? kTile : len * post - q0;
       const int64_t full = lanes / N * N;  // lanes read directly; the rest from `staged`
       if (full < lanes) {
         for (int64_t t = 0; t < len; ++t) {

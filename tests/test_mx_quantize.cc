@@ -213,14 +213,16 @@ TEST(MxQuantize, EveryTargetAndThreads) {
 }
 
 // bfloat16 and float16 inputs are encoded in 16-bit lanes (src/mx/blocks-inl.h, Encode16): every
-// 16-bit pattern, both signs, at every scale code the OCP rule reaches. Each row is one block of
-// 32: a max-magnitude pattern setting the scale (exponent field ea, mantissa all ones), then 31
+// 16-bit pattern, both signs, at every scale code the OCP rule reaches. Rows of two blocks (so
+// that one pair of 32-lane vectors holds blocks of different scales). Each block of 32: a
+// max-magnitude pattern setting the scale (exponent field ea, mantissa all ones), then 31
 // patterns no larger. float16: all patterns below each of the 31 amax binades; bfloat16: the 41
 // binades below each of the 255 amax binades (deeper ones are below a quarter of every format's
 // smallest step at that scale, and are in the rows of smaller amax), subnormals and zeros included;
 // first, two blocks of zeros (scale code 0: the FP8 path's per-block constant wraps there), then
-// blocks of every subnormal amax 2^(j+1) - 1 below the largest one (float16 -> E5M2 blocks of amax
-// below 2^-17: the FP8 path's kdk leaves int16). rint and round (FP4/FP6), against the model, on
+// for float16 a block of amax 2^-24 beside one of amax 65504 over subnormal inputs, then blocks of
+// every subnormal amax 2^(j+1) - 1 below the largest one (float16 -> E5M2 blocks of amax below
+// 2^-17: the FP8 path's kdk leaves int16). rint and round (FP4/FP6), against the model, on
 // every compiled SIMD target this CPU runs.
 TEST(MxQuantize, Every16BitPatternAtEveryScale) {
   const auto targets = MxTargets();
@@ -238,10 +240,17 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
       }
       while (raw.size() % 32 != 0) raw.push_back(0);
     };
+    if (!bf) {  // blocks 2 and 3 (one pair of 32-lane vectors): amax 2^-24, then amax 65504 over
+      // subnormal inputs (the table path's signed difference for the pair saturates there)
+      blocks(1, 0);
+      raw.push_back(0x7BFF);
+      for (uint16_t a = 1; a < 32; ++a) raw.push_back(static_cast<uint16_t>(a | ((a & 1) << 15)));
+    }
     for (int j = 0; j + 1 < K; ++j) blocks(static_cast<uint16_t>((2 << j) - 1), 0);
     for (int ea = 0; ea <= top; ++ea) {
       blocks(static_cast<uint16_t>((ea << K) | ((1 << K) - 1)), static_cast<uint32_t>(std::max(0, ea - window)) << K);
     }
+    raw.resize((raw.size() + 63) / 64 * 64, 0);  // rows of two blocks: the kernels' pairs of 32-lane vectors span both
     const int64_t n = static_cast<int64_t>(raw.size());
     std::vector<float> values(raw.size());
     for (size_t i = 0; i < raw.size(); ++i) {
@@ -253,7 +262,7 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
         values[i] = static_cast<float>(h);
       }
     }
-    const std::vector<int64_t> shape = {n / 32, 32};
+    const std::vector<int64_t> shape = {n / 64, 64};
     int64_t storage[8];
     const auto sshape = scale_shape(shape, -1, 32, storage);
     for (DType t : kElems) {
@@ -275,7 +284,7 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
             ASSERT_EQ(CodeAt(y, t, static_cast<size_t>(i)), want[static_cast<size_t>(i)])
                 << "pattern 0x" << std::hex << raw[static_cast<size_t>(i)] << " in a block of amax 0x" << raw[static_cast<size_t>(i / 32 * 32)];
           }
-          for (int64_t b = 0; b < n / 32; ++b) ASSERT_EQ(s[static_cast<size_t>(2 * b)], want_scales[static_cast<size_t>(b)]);
+          for (int64_t b = 0; b < n / 32; ++b) ASSERT_EQ(s[static_cast<size_t>(b)], want_scales[static_cast<size_t>(b)]);
         }
         // The same blocks along axis 0 (each column one block, QuantizeInner's 16-bit lanes):
         // shape [32, cols], cols a multiple of 4 (padding blocks of zeros), several tiles wide.

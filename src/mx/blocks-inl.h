@@ -330,6 +330,24 @@ constexpr int CountedCode(int A) {
   return code;
 }
 
+// float16 |x| bits a as the coordinate (exponent << 10) + mantissa carried on below the normal
+// range: a subnormal a (value a * 2^-24, 0 < a < 2^10, p = floor(log2 a)) becomes ((p - 9) << 10)
+// + its bits after the leading one (from -9216 at a = 1 to 1023 at 1023), which is the float32 of
+// the integer a, bits ((127 + p) << 23) + (those bits << 13), shifted right by 13 (the low 16
+// bits: (127 << 10) = -1024 mod 2^16, so ((p - 1) << 10) + bits) less 8192. A normal a is its own
+// coordinate; 0 goes to -8192 (callers mask zeros).
+template <class D16>
+HWY_INLINE Vec<D16> Normalized16(D16 d16, Vec<D16> a) {
+  const Repartition<int32_t, D16> di;
+  const RebindToFloat<decltype(di)> df;
+  const RebindToUnsigned<decltype(di)> du;
+  const auto w = BitCast(du, a);  // the even lanes of a in the low halves, the odd ones in the high
+  const auto even = BitCast(di, ConvertTo(df, BitCast(di, And(w, Set(du, 0xFFFF)))));
+  const auto odd = BitCast(di, ConvertTo(df, BitCast(di, ShiftRight<16>(w))));
+  const auto bits = OddEven(BitCast(d16, ShiftLeft<3>(odd)), BitCast(d16, ShiftRight<13>(even)));
+  return IfThenElse(Lt(a, Set(d16, 1 << 10)), Sub(bits, Set(d16, 8192)), a);
+}
+
 // FP6 and FP4 codes by table (the AVX3_DL target's two-table byte permute, 128 entries; in
 // src/mx/quantize.cc and quantize_inner.cc). With a = |x|'s bits, w = min(a - base, cap) in unsigned saturating
 // arithmetic, base the bits of 2^(emin - mbits - 2 + E - 127): w = 0 up to there, then the
@@ -381,14 +399,25 @@ HWY_INLINE TableVecs<D8> LoadTable(D8 d8) {
   const auto* v = reinterpret_cast<const TFromD<D8>*>(kTable.v);
   return {Load(d8, v), Load(d8, v + 64), Load(d8, v + 128), Load(d8, v + 192)};
 }
-template <ElemFormat F, RoundMode kMode, typename T, class D16, class D8>
+// kNormalized (float16 blocks below kCountedFrom, whose subnormal inputs break the cells): w from
+// Normalized16's coordinate, in signed saturating arithmetic (an input far below a large block's
+// base saturates, then counts as 0), zeros masked. Exact: base >= -19456 (E3M2, amax 2^-24) and
+// w <= cap wherever the element is at most the block's amax.
+template <ElemFormat F, RoundMode kMode, typename T, bool kNormalized = false, class D16, class D8>
 HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeTablePair(D16 d16, Vec<D16> x0, Vec<D16> base0, Vec<D16> x1, Vec<D16> base1,
                                                           const TableVecs<D8>& t) {
   using Table = TableCodes<F, kMode, T>;
   const RebindToUnsigned<D16> du;
   const auto cap = Set(du, Table::kCap);
   auto index = [&](Vec<D16> x16, Vec<D16> base) {
-    const auto w = Min(SaturatedSub(BitCast(du, And(x16, Set(d16, 0x7FFF))), BitCast(du, base)), cap);
+    const auto a = And(x16, Set(d16, 0x7FFF));
+    Vec<decltype(du)> w;
+    if constexpr (kNormalized) {
+      const auto d = Max(SaturatedSub(Normalized16(d16, a), base), Zero(d16));
+      w = Min(BitCast(du, IfThenElseZero(Ne(a, Zero(d16)), d)), cap);
+    } else {
+      w = Min(SaturatedSub(BitCast(du, a), BitCast(du, base)), cap);
+    }
     auto i16 = ShiftRight<Table::r>(w);
     i16.raw = _mm512_mask_add_epi16(i16.raw, _mm512_testn_epi16_mask(w.raw, _mm512_set1_epi16((1 << Table::r) - 1)), i16.raw,
                                     _mm512_set1_epi16(0x80));
@@ -523,24 +552,6 @@ HWY_INLINE V8 Fp8Signs(D16 d16, V8 bytes, Vec<D16> x0, Vec<D16> x1) {
   const RebindToUnsigned<D16> du;
   const auto high = Bytes2(d16, BitCast(d16, ShiftRight<8>(BitCast(du, x0))), BitCast(d16, ShiftRight<8>(BitCast(du, x1))));
   return Or(bytes, And(high, Set(Repartition<uint8_t, D16>(), 0x80)));
-}
-
-// float16 |x| bits a as the coordinate (exponent << 10) + mantissa carried on below the normal
-// range: a subnormal a (value a * 2^-24, 0 < a < 2^10, p = floor(log2 a)) becomes ((p - 9) << 10)
-// + its bits after the leading one (from -9216 at a = 1 to 1023 at 1023), which is the float32 of
-// the integer a, bits ((127 + p) << 23) + (those bits << 13), shifted right by 13 (the low 16
-// bits: (127 << 10) = -1024 mod 2^16, so ((p - 1) << 10) + bits) less 8192. A normal a is its own
-// coordinate; 0 goes to -8192 (callers mask zeros).
-template <class D16>
-HWY_INLINE Vec<D16> Normalized16(D16 d16, Vec<D16> a) {
-  const Repartition<int32_t, D16> di;
-  const RebindToFloat<decltype(di)> df;
-  const RebindToUnsigned<decltype(di)> du;
-  const auto w = BitCast(du, a);  // the even lanes of a in the low halves, the odd ones in the high
-  const auto even = BitCast(di, ConvertTo(df, BitCast(di, And(w, Set(du, 0xFFFF)))));
-  const auto odd = BitCast(di, ConvertTo(df, BitCast(di, ShiftRight<16>(w))));
-  const auto bits = OddEven(BitCast(d16, ShiftLeft<3>(odd)), BitCast(d16, ShiftRight<13>(even)));
-  return IfThenElse(Lt(a, Set(d16, 1 << 10)), Sub(bits, Set(d16, 8192)), a);
 }
 
 // float16 -> FP8 codes of a pair EncodeFp8 flagged, for the subnormal inputs it flags (the

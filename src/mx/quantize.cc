@@ -243,9 +243,10 @@ HWY_INLINE void StorePair(D8 d8, Vec<D8> bytes, bool full, int64_t i, int64_t n,
 // EncodeTablePair (src/mx/blocks-inl.h), the count whole blocks of bs elements at x, with the
 // scale codes e[0..count), into y (`room`: the bytes at y that may be written), a pair of vectors
 // (64 inputs) at a time. A block below kCountedFrom (float16 blocks of amax below 2^-5 for E3M2,
-// 2^-8 to 2^-11 for the others; no bfloat16 block above 2^-120) has codes only the general way
-// (EncodePair16): without kMixed such a block makes it return false at once, with nothing
-// written, and the caller runs EncodeBlocksTableMixed, the loop with a check per pair. Two loops,
+// 2^-8 to 2^-11 for the others; no bfloat16 block above 2^-120) takes EncodeTablePair's
+// kNormalized (float16) or the general way (EncodePair16, bfloat16): without kMixed such a block
+// makes it return false at once, with nothing written, and the caller runs
+// EncodeBlocksTableMixed, the loop with a check per pair. Two loops,
 // as on Zen 4 the one with the check (and the flag it needs) ran 1.1x slower on groups without
 // such blocks, and the mixed loop inlined beside the other 1.07x.
 // Against the AVX3 encoders (EncodeCounted for FP4/E3M2, Encode16 for bfloat16 -> E2M3, the float32
@@ -271,17 +272,21 @@ HWY_INLINE bool EncodeBlocksTable(const T* x, int64_t bs, int64_t count, const u
     base[b] = static_cast<uint16_t>(e[b] * (1 << K) + kTableBase0<F, kMode, T>);
   }
   const auto table = LoadTable<F, kMode, T>(Repartition<int8_t, decltype(d16)>());
-  auto pair = [&](int64_t i, int64_t b0, int64_t b1, bool full) {
+  auto pair = [&]<bool kNormalized>(int64_t i, int64_t b0, int64_t b1, bool full) {
     const auto x0 = LoadU(d16, p + i), x1 = full ? LoadU(d16, p + i + L) : Zero(d16);
-    return EncodeTablePair<F, kMode, T>(d16, x0, BitCast(d16, Set(du, base[b0])), x1, BitCast(d16, Set(du, base[b1])), table);
+    return EncodeTablePair<F, kMode, T, kNormalized>(d16, x0, BitCast(d16, Set(du, base[b0])), x1, BitCast(d16, Set(du, base[b1])), table);
   };
   for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
     const bool full = i + chunk <= n;
     const int64_t b0 = next_block(), b1 = full ? next_block() : b0;
     if (kMixed && (e[b0] < kCountedFrom<F, T> || e[b1] < kCountedFrom<F, T>)) {
-      StorePair<F>(d8, EncodePair16<F, kMode>(d16, x + i, e[b0], e[b1], full), full, i, n, y, room);
+      if constexpr (K == 10) {
+        StorePair<F>(d8, pair.template operator()<true>(i, b0, b1, full), full, i, n, y, room);
+      } else {
+        StorePair<F>(d8, EncodePair16<F, kMode>(d16, x + i, e[b0], e[b1], full), full, i, n, y, room);
+      }
     } else {
-      StorePair<F>(d8, pair(i, b0, b1, full), full, i, n, y, room);
+      StorePair<F>(d8, pair.template operator()<false>(i, b0, b1, full), full, i, n, y, room);
     }
   }
   return true;

@@ -117,7 +117,8 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
       }
       // Columns [0, s32) of 16-bit inputs in rint or round, when no column's E is 255: the codes
       // in 16-bit lanes, packed 2 * L at a time. When every column's E is at least kCountedFrom:
-      // FP6 and FP4 on AVX3_DL, EncodeTablePair, its base per column; FP4 and E3M2 on the other
+      // FP6 and FP4 on AVX3_DL, EncodeTablePair, its base per column (float16: for any E, with
+      // kNormalized where some column's is lower); FP4 and E3M2 on the other
       // targets, EncodeCounted, its two constants per column. FP8 (bfloat16: when every
       // column has kd >= 1): EncodeFp8, its three constants per column, a pair with a flagged lane
       // through Encode16 (against Encode16 for every pair, on Zen 4 at 16M, 7 interleaved runs:
@@ -135,6 +136,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
       bool counted = false;  // EncodeCounted for every column
       bool fp8 = false;      // EncodeFp8 for every column (bfloat16: every kd >= 1)
       bool table = false;    // AVX3_DL, FP6 and FP4: EncodeTablePair for every column, its base in base16
+      bool normalized = false;  // with table: float16 columns below kCountedFrom, EncodeTablePair's kNormalized
       if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
         if (AllTrue(di, finite)) {
           s32 = lanes / (2 * L) * (2 * L);
@@ -148,6 +150,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
               low = Or(low, Lt(e, Set(di, kCountedFrom<F, T>)));
             }
             table = AllFalse(di, low);
+            if (In16<T>::K == 10 && !table) table = normalized = true;
           }
 #endif
           if constexpr (F.bits != 8 && F.mbits <= 2) {
@@ -241,10 +244,17 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
 #if HWY_TARGET == HWY_AVX3_DL
           if constexpr (F.bits != 8) {
             const auto tables = LoadTable<F, kMode, T>(Repartition<int8_t, decltype(d16)>());
-            for (; table && s < s32; s += 2 * L) {
-              prefetch_next(flat + s, 2 * L * int64_t{sizeof(T)});
-              put(s, EncodeTablePair<F, kMode, T>(d16, LoadU(d16, x16 + s), Load(d16, base16 + s), LoadU(d16, x16 + s + L),
-                                                   Load(d16, base16 + s + L), tables));
+            auto by_table = [&]<bool kNormalized>() {
+              for (; s < s32; s += 2 * L) {
+                prefetch_next(flat + s, 2 * L * int64_t{sizeof(T)});
+                put(s, EncodeTablePair<F, kMode, T, kNormalized>(d16, LoadU(d16, x16 + s), Load(d16, base16 + s), LoadU(d16, x16 + s + L),
+                                                                  Load(d16, base16 + s + L), tables));
+              }
+            };
+            if (table && normalized) {
+              if constexpr (In16<T>::K == 10) by_table.template operator()<true>();
+            } else if (table) {
+              by_table.template operator()<false>();
             }
           }
 #endif

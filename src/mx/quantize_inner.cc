@@ -244,17 +244,17 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
 #if HWY_TARGET == HWY_AVX3_DL
           if constexpr (F.bits != 8) {
             const auto tables = LoadTable<F, kMode, T>(Repartition<int8_t, decltype(d16)>());
-            auto by_table = [&]<bool kNormalized>() {
-              for (; s < s32; s += 2 * L) {
+            for (; table && !normalized && s < s32; s += 2 * L) {
+              prefetch_next(flat + s, 2 * L * int64_t{sizeof(T)});
+              put(s, EncodeTablePair<F, kMode, T>(d16, LoadU(d16, x16 + s), Load(d16, base16 + s), LoadU(d16, x16 + s + L),
+                                                   Load(d16, base16 + s + L), tables));
+            }
+            if constexpr (In16<T>::K == 10) {
+              for (; normalized && s < s32; s += 2 * L) {
                 prefetch_next(flat + s, 2 * L * int64_t{sizeof(T)});
-                put(s, EncodeTablePair<F, kMode, T, kNormalized>(d16, LoadU(d16, x16 + s), Load(d16, base16 + s), LoadU(d16, x16 + s + L),
-                                                                  Load(d16, base16 + s + L), tables));
+                put(s, EncodeTablePair<F, kMode, T, true>(d16, LoadU(d16, x16 + s), Load(d16, base16 + s), LoadU(d16, x16 + s + L),
+                                                          Load(d16, base16 + s + L), tables));
               }
-            };
-            if (table && normalized) {
-              if constexpr (In16<T>::K == 10) by_table.template operator()<true>();
-            } else if (table) {
-              by_table.template operator()<false>();
             }
           }
 #endif

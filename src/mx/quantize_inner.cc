@@ -98,8 +98,23 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
       }
 #endif
       for (int64_t s = s16; s < lanes; s += N) Store(Zero(di), di, amax + s);
-      for (int64_t t = 0; t < len; ++t) {
-        for (int64_t s = s16; s < lanes; s += N) Store(Max(Load(di, amax + s), And(load(t, s), abs)), di, amax + s);
+      {
+        int64_t t = 0;
+        const int64_t direct = std::max(s16, full);  // columns [s16, direct) read in place
+        for (; t + 4 <= len; t += 4) {  // four rows a time, as the 16-bit pass above
+          const T* r = x + base + t * post + q0;
+          for (int64_t s = s16; s < direct; s += N) {
+            const auto m01 = Max(And(LoadBits(di, r + s), abs), And(LoadBits(di, r + post + s), abs));
+            const auto m23 = Max(And(LoadBits(di, r + 2 * post + s), abs), And(LoadBits(di, r + 3 * post + s), abs));
+            Store(Max(Load(di, amax + s), Max(m01, m23)), di, amax + s);
+          }
+        }
+        for (; t < len; ++t) {
+          for (int64_t s = s16; s < direct; s += N) Store(Max(Load(di, amax + s), And(load(t, s), abs)), di, amax + s);
+        }
+        for (t = 0; t < len; ++t) {
+          for (int64_t s = direct; s < lanes; s += N) Store(Max(Load(di, amax + s), And(load(t, s), abs)), di, amax + s);
+        }
       }
       auto finite = Eq(Zero(di), Zero(di));  // every column's E < 255
       for (int64_t s = 0; s < lanes; s += N) {

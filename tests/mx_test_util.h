@@ -32,8 +32,8 @@ inline uint8_t CodeAt(const std::vector<uint8_t>& y, DType t, size_t i) {
 // The dispatch masks the MX kernel tests run, one after another: each compiled SIMD target this
 // CPU runs, and, where it runs AVX3_DL (which only the quantize kernels, src/mx/quantize.cc and
 // quantize_inner.cc, compile, for their FP6/FP4 table encoder), AVX3_DL | AVX3: quantize then
-// takes AVX3_DL and the other MX kernels AVX3. Taken once per test: after a loop of SetSupportedTargetsForTest, the targets
-// Highway reports are the last one's.
+// takes AVX3_DL and the other MX kernels AVX3. Taken once per test: after a loop of
+// SetSupportedTargetsForTest, the targets Highway reports are the last one's.
 inline std::vector<int64_t> MxTargets() {
   std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
   if ((hwy::SupportedTargets() & HWY_AVX3_DL) != 0) targets.insert(targets.begin(), HWY_AVX3_DL | HWY_AVX3);

@@ -349,8 +349,8 @@ HWY_INLINE Vec<D16> Normalized16(D16 d16, Vec<D16> a) {
 }
 
 // FP6 and FP4 codes by table (the AVX3_DL target's two-table byte permute, 128 entries; in
-// src/mx/quantize.cc and quantize_inner.cc). With a = |x|'s bits, w = min(a - base, cap) in unsigned saturating
-// arithmetic, base the bits of 2^(emin - mbits - 2 + E - 127): w = 0 up to there, then the
+// src/mx/quantize.cc and quantize_inner.cc). With a = |x|'s bits, w = min(a - base, cap) in
+// unsigned saturating arithmetic, base the bits of 2^(emin - mbits - 2 + E - 127): w = 0 up to there, then the
 // patterns of nb = emax - emin + mbits + 3 binades up to 2^(emax + 1) (cap: the last one). Each
 // binade is cut into 2^(mbits + 1) cells of 2^r patterns, r = K - mbits - 1 (mbits mantissa bits and
 // the rounding bit), nb << (mbits + 1) <= 128 cells: E2M3 8 * 16 = 128, E3M2 11 * 8 = 88, E1M2
@@ -361,7 +361,8 @@ HWY_INLINE Vec<D16> Normalized16(D16 d16, Vec<D16> a) {
 // cell's start too. So the code is a function of the cell and of z = (w's low r bits are 0): the
 // table, 256 bytes, entry cell + 128 z = CountedCode at that cell's second pattern (z = 0) or its
 // first (z = 1). Same domain as EncodeCounted: E >= kCountedFrom (then base >= 0; at equality the
-// bottom binade is the subnormal inputs, all code 0).
+// bottom binade is the subnormal inputs, all code 0); float16 below it on Normalized16's
+// coordinate (EncodeTablePair's kNormalized).
 template <ElemFormat F, RoundMode kMode, typename T>
 struct TableCodes {
   static constexpr int K = In16<T>::K, r = K - F.mbits - 1, nb = F.emax - F.emin + F.mbits + 3;
@@ -509,10 +510,9 @@ HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> 
 // << K + 2^K, at most 0x7BFF (float16 to E5M2), and t + 1 at most 0x7C7F, where A would not fit
 // int16. kdk fits int16 for bfloat16 (kd in [1, 244])
 // and, for float16, in every block with a normal element (then E >= 98 for E5M2, 105 for E4M3).
-// In the other float16 blocks it may wrap (last axis) or saturate (the inner axis's narrowing),
-// harmlessly: their non-zero elements are all subnormal
-// inputs, flagged (kd <= -18 there), and a zero's code is 0 whatever B is (the min with a = 0
-// and the saturating pack).
+// In the other float16 blocks both kernels keep it modulo 2^16 (EncodeFp8Normalized needs it
+// so); here it is harmless: their non-zero elements are all subnormal inputs, flagged (kd <= -18
+// there), and a zero's code is 0 whatever B is (the min with a = 0 and the saturating pack).
 template <ElemFormat F, typename T>
 constexpr int32_t kFp8Lo0 = (In16<T>::bias - 127 + F.emin - F.mbits - 1) * (1 << In16<T>::K);  // kd << K at E = 0
 // The constants are E << K plus these: kdk = (E << K) + kFp8Kdk0, lo = max((E << K) + kFp8Lo0, 1)

@@ -246,9 +246,9 @@ HWY_INLINE void StorePair(D8 d8, Vec<D8> bytes, bool full, int64_t i, int64_t n,
 // 2^-8 to 2^-11 for the others; no bfloat16 block above 2^-120) takes EncodeTablePair's
 // kNormalized (float16) or the general way (EncodePair16, bfloat16): without kMixed such a block
 // makes it return false at once, with nothing written, and the caller runs
-// EncodeBlocksTableMixed, the loop with a check per pair. Two loops,
-// as on Zen 4 the one with the check (and the flag it needs) ran 1.1x slower on groups without
-// such blocks, and the mixed loop inlined beside the other 1.07x.
+// EncodeBlocksTableMixed, the loop with a check per pair. Two loops, as on Zen 4 the one with the
+// check (and the flag it needs) ran 1.1x slower on groups without such blocks, and the mixed loop
+// inlined beside the other 1.07x.
 // Against the AVX3 encoders (EncodeCounted for FP4/E3M2, Encode16 for bfloat16 -> E2M3, the float32
 // path for float16 -> E2M3) on Zen 4: docs/performance.md (MX, the fifth Zen 4 session).
 template <ElemFormat F, RoundMode kMode, bool kMixed, typename T>

@@ -32,7 +32,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   const ScalableTag<int32_t> di;
   const RebindToFloat<decltype(di)> df;
   const int64_t N = static_cast<int64_t>(Lanes(di));
-  constexpr int64_t kTile = 4096;  // columns, a multiple of every N (32 rows: 256 KiB of 16-bit inputs, 512 KiB of float32)
+  constexpr int64_t kTile = 4096;  // columns, a multiple of every N (32 rows: 256 KiB of 16-bit, 512 KiB of float32)
   const int64_t bs = p.blocksize, dim = p.dim, post = p.post, nb = (dim + bs - 1) / bs, nb2 = (nb + 1) / 2;
   const T* x = static_cast<const T*>(p.x);
   uint8_t* y = static_cast<uint8_t*>(p.y);
@@ -126,7 +126,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
       // kNormalized where some column's is lower); FP4 and E3M2 on the other
       // targets, EncodeCounted, its two constants per column. FP8 (bfloat16: when every
       // column has kd >= 1): EncodeFp8, its three constants per column, a pair with a flagged lane
-      // through Encode16 (against Encode16 for every pair, on Zen 4 at 16M, 7 interleaved runs:
+      // through EncodeFp8Normalized (float16) or Encode16 (against Encode16 for every pair, on Zen 4 at 16M, 7 interleaved runs:
       // bfloat16 / float16 -> e4m3 1.13x / 1.20x with AVX3, 1.25x / 1.25x with the AVX2 code forced
       // on that CPU). Otherwise Encode16, kd per column (a subnormal input where kd <= -mbits: that
       // pair of vectors the float32 way).

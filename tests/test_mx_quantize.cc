@@ -147,7 +147,9 @@ const std::vector<Case>& Cases() {
       // block, odd block counts (a pad byte per scale row, with and without a short block), and
       // rows of 2 blocks that the groups run across
       {{3, 300}, -1, 32},       {{2, 512}, 1, 32},       {{5, 480}, -1, 32},    {{7, 64}, -1, 32},
-      {{3, 1088}, -1, 64},      {{9, 20, 96}, -1, 32},   {{4, 80}, -1, 32}};  // last: 3 blocks, one short
+      {{3, 1088}, -1, 64},      {{9, 20, 96}, -1, 32},   {{4, 80}, -1, 32},  // last: 3 blocks, one short
+      // blocks of three 32-lane vectors along the last axis: pairs of vectors that span two blocks
+      {{5, 480}, -1, 96},       {{2, 576}, -1, 96}};
   return cases;
 }
 

@@ -19,14 +19,14 @@ namespace accelmath::backend {
 inline constexpr int64_t kPrefetchAhead = 4096;
 inline constexpr int64_t kCacheLine = 64;  // x86's line (where lines are longer, some prefetches repeat, harmlessly)
 
-// Requests the `len` bytes kPrefetchAhead bytes past `at`, one prefetch per cache line, when they lie
+// Requests the `len` bytes `ahead` bytes past `at`, one prefetch per cache line, when they lie
 // within the `left` bytes from `at` to the end of the caller's range (no pointer past the end is
 // formed). Forced inline: left as a call, GCC takes a function of prefetches alone for one without
 // effects and deletes the calls (it did, in the first version of this header: no prefetch was left
 // in the SIMD drivers).
-HWY_INLINE void PrefetchAhead(const void* at, int64_t len, int64_t left) {
-  if (kPrefetchAhead + len > left) return;
-  const char* p = static_cast<const char*>(at) + kPrefetchAhead;
+HWY_INLINE void PrefetchAhead(const void* at, int64_t len, int64_t left, int64_t ahead = kPrefetchAhead) {
+  if (ahead + len > left) return;
+  const char* p = static_cast<const char*>(at) + ahead;
   for (int64_t o = 0; o < len; o += kCacheLine) hwy::Prefetch(p + o);
 }
 

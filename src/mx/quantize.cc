@@ -405,22 +405,27 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
   const RebindToFloat<decltype(di)> df;
   constexpr int64_t N = static_cast<int64_t>(MaxLanes(di));
   const int64_t bs = p.blocksize, code_bytes = bs * F.bits / 8;
-  // The next group's scale codes are computed before this group's codes: its loads, maxima and
-  // scale rule are a chain of dependent operations (a tree of lane shuffles) that the core now
-  // overlaps with this group's encoding instead of waiting on it. Against computing them in turn,
-  // on Zen 4 at 64K (best of 5 interleaved runs), e4m3 / e2m1: bfloat16 1.09-1.12x, float16
-  // 1.10-1.16x, float32 1.03-1.07x with AVX3_DL; 1.08-1.15x, 1.14x, 1.03-1.06x with AVX3;
-  // 1.15-1.16x, 1.16x (e2m1), 1.02x with the AVX2 code forced on that CPU. Inlined: as a call
-  // (every vector register clobbered) it ran 0.88-0.95x.
+  // 16-bit inputs: the next group's scale codes are computed before this group's codes: its
+  // loads, maxima and scale rule are a chain of dependent operations (a tree of lane shuffles)
+  // that the core then overlaps with this group's encoding instead of waiting on it; and the
+  // prefetch runs 2 KiB ahead, not 4. Zen 4 (docs/performance.md), against computing them in
+  // turn, e4m3 / e2m1: at 64K (best of 5 interleaved runs) bfloat16 1.09-1.12x, float16
+  // 1.10-1.16x with AVX3_DL, 1.14-1.15x with AVX3 and 1.16-1.28x with the AVX2 code forced on
+  // that CPU; then the shorter prefetch 1.03-1.05x on FP8 at 16M (AVX3_DL). Inlined: as a call
+  // (every vector register clobbered) it ran 0.88-0.95x. float32 keeps the order: ahead, it ran
+  // 1.03-1.07x at 64K but 0.80-0.86x at 16M (AVX3_DL: its memory waits were no longer hidden).
+  constexpr bool kAhead = sizeof(T) == 2;
   auto scales = [&](int64_t g) __attribute__((always_inline)) {
-    PrefetchAhead(x + g * bs, N * bs * int64_t{sizeof(T)}, (n_blocks - g) * bs * int64_t{sizeof(T)});
+    PrefetchAhead(x + g * bs, N * bs * int64_t{sizeof(T)}, (n_blocks - g) * bs * int64_t{sizeof(T)}, kAhead ? 2048 : backend::kPrefetchAhead);
     return ScaleCode<F>(df, di, GroupAbsMax(di, x + g * bs, bs, std::min(N, n_blocks - g)), p.alg);
   };
-  auto e_next = scales(0);
+  auto e_next = kAhead ? scales(0) : Zero(di);
   for (int64_t g = 0; g < n_blocks; g += N) {
     const int64_t count = std::min(N, n_blocks - g);
-    const auto e = e_next;
-    if (g + N < n_blocks) e_next = scales(g + N);
+    const auto e = kAhead ? e_next : scales(g);
+    if constexpr (kAhead) {
+      if (g + N < n_blocks) e_next = scales(g + N);
+    }
     const auto factor = ScaleFactor(df, di, e);
     HWY_ALIGN uint8_t codes[N];
     StoreBytes(di, e, codes);

@@ -214,6 +214,24 @@ TEST(MxQuantize, EveryTargetAndThreads) {
   }
 }
 
+// 16-bit inputs to FP8 along axis 0 in a tensor whose codes take 4 MiB or more: the kernel stores
+// them by streaming stores from each row's first aligned column (src/mx/quantize_inner.cc), the
+// columns before and after by plain stores. Rows of 131144 columns (8 mod 64) start at every
+// offset mod 64 from the output's own, and end in a short tile of 72 columns.
+TEST(MxQuantize, StreamedAxis0Codes) {
+  std::mt19937 rng(13);
+  const Case c{{32, 131072 + 72}, 0, 32};
+  for (DType in_type : {DType::kBFloat16, DType::kFloat16}) {
+    const Input in = MakeInput(in_type, 32 * (131072 + 72), rng, 0.0);
+    for (int64_t target : MxTargets()) {
+      hwy::SetSupportedTargetsForTest(target);
+      SCOPED_TRACE(MxTargetName(target));
+      for (DType t : {DType::kFloat8E4M3FN, DType::kFloat8E5M2}) ASSERT_TRUE(CheckCase(in, c, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
 // bfloat16 and float16 inputs are encoded in 16-bit lanes (src/mx/blocks-inl.h, Encode16): every
 // 16-bit pattern, both signs, at every scale code the OCP rule reaches. Rows of two blocks (so
 // that one pair of 32-lane vectors holds blocks of different scales). Each block of 32: a

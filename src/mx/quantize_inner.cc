@@ -241,12 +241,17 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
             };
             if (fp8 && stream && s32 > 0) {
               // Streamed from the first column whose code starts an aligned 2L bytes (h); the
-              // columns before and after through plain stores of the pairs at 0 and s32 - 2L,
-              // which also write some of the streamed bytes, the same codes.
+              // columns before and after it by plain stores of just their bytes, from the pairs
+              // at 0 and s32 - 2L (a plain store into a streamed line ran slower than no streaming).
+              auto part = [&](int64_t c, int64_t from, int64_t to) {  // columns [from, to) of the pair at c
+                HWY_ALIGN uint8_t buf[MaxLanes(d8)];
+                Store(fp8_pair(c), d8, buf);
+                std::memcpy(y + flat + from, buf + (from - c), static_cast<size_t>(to - from));
+              };
               const int64_t h = static_cast<int64_t>((0 - reinterpret_cast<uintptr_t>(y + flat)) % static_cast<uintptr_t>(2 * L));
-              if (h != 0) StoreU(fp8_pair(0), d8, y + flat);
+              if (h != 0) part(0, 0, h);
               for (s = h; s + 2 * L <= s32; s += 2 * L) Stream(fp8_pair(s), d8, y + flat + s);
-              if (s < s32) StoreU(fp8_pair(s32 - 2 * L), d8, y + flat + s32 - 2 * L);
+              if (s < s32) part(s32 - 2 * L, s, s32);
               s = s32;
             }
             for (; fp8 && s < s32; s += 2 * L) StoreU(fp8_pair(s), d8, y + flat + s);

@@ -331,7 +331,7 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
     const auto ek = ShiftLeft<K>(ev), lov = Max(Add(ek, Set(di, kFp8Lo0<F, T>)), Set(di, 1));
     Store(Add(ek, Set(di, kFp8Kdk0<F, T>)), di, kdk);
     Store(lov, di, lo);
-    if constexpr (K == 10) Store(Sub(Max(Add(ek, Set(di, kFp8Hi0<F, T>)), Set(di, 1 << K)), lov), di, width);
+    Store(Sub(Max(Add(ek, Set(di, kFp8Hi0<F, T>)), Set(di, 1 << K)), lov), di, width);  // unused for bfloat16
     auto bcast = [&](const int32_t* c, int64_t b) { return Set(d16, static_cast<int16_t>(c[b])); };
     // bfloat16: every block has kd >= 1 (lo >= 2^K), i.e. E > -kFp8Lo0 / 2^K; else the general way.
     bool fast_ok = true;

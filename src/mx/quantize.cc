@@ -408,10 +408,11 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
   // 16-bit inputs: the next group's scale codes are computed before this group's codes: its
   // loads, maxima and scale rule are a chain of dependent operations (a tree of lane shuffles)
   // that the core then overlaps with this group's encoding instead of waiting on it; and the
-  // prefetch runs 2 KiB ahead, not 4. Zen 4 (docs/performance.md), against computing them in
-  // turn, e4m3 / e2m1: at 64K (best of 5 interleaved runs) bfloat16 1.09-1.12x, float16
-  // 1.10-1.16x with AVX3_DL, 1.14-1.15x with AVX3 and 1.16-1.28x with the AVX2 code forced on
-  // that CPU; then the shorter prefetch 1.03-1.05x on FP8 at 16M (AVX3_DL). Inlined: as a call
+  // prefetch runs 2 KiB ahead, not 4. Zen 4 (docs/performance.md), with EncodeBlocks16's FP8
+  // changes and against computing them in turn, e4m3 / e2m1 at 64K (best of 5 interleaved runs):
+  // bfloat16 1.15x / 1.09x, float16 1.18x / 1.10x with AVX3_DL; 1.10x / 1.14x, 1.16x / 1.15x with
+  // AVX3; 1.17x / 1.17x, 1.28x / 1.16x with the AVX2 code forced on that AVX-512 CPU; then the
+  // shorter prefetch 1.03-1.05x on FP8 at 16M (AVX3_DL). Inlined: as a call
   // (every vector register clobbered) it ran 0.88-0.95x. float32 keeps the order: ahead, it ran
   // 1.03-1.07x at 64K but 0.80-0.86x at 16M (AVX3_DL: its memory waits were no longer hidden).
   constexpr bool kAhead = sizeof(T) == 2;

@@ -49,8 +49,9 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   // FP8 codes of 16-bit inputs are stored past the caches (streaming stores, no read of the lines
   // they fill) when the tensor's codes take 4 MiB or more: with a tile's 32 rows read and written
   // at once, those reads competed with the next tile's prefetch. Zen 4, bench_mx [1024, 16384],
-  // AVX3_DL: bfloat16 / float16 -> e4m3 1.34x / 1.14x; as fast as plain stores at 512K and 2M
-  // (docs/performance.md).
+  // AVX3_DL: bfloat16 / float16 -> e4m3 1.34x / 1.14x; bfloat16 as fast as plain stores at 512K
+  // and 2M (docs/performance.md). The pairs at 0 and s32 - 2L are encoded twice where a row is not
+  // aligned (2 of a 4096-column tile's 64 pairs).
   const bool stream = F.bits == 8 && sizeof(T) == 2 && end >= (int64_t{4} << 20);
   auto prefetch_next = [&](int64_t at, int64_t bytes) __attribute__((always_inline)) {  // at: a flat index of x; inlined, or GCC drops it (src/backend/prefetch.h)
     if (at + ahead + bytes / int64_t{sizeof(T)} <= end) backend::PrefetchIntoL2(x + at + ahead, bytes);

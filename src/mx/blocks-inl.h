@@ -348,6 +348,24 @@ HWY_INLINE Vec<D16> Normalized16(D16 d16, Vec<D16> a) {
   return IfThenElse(Lt(a, Set(d16, 1 << 10)), Sub(bits, Set(d16, 8192)), a);
 }
 
+// The int16 lanes c0, c1 (values < 256) as bytes, in order.
+template <class D16>
+HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> c1) {
+  const Repartition<uint8_t, D16> d8;
+  Vec<decltype(d8)> bytes;
+#ifdef ACCELMATH_X86_AVX3
+  (void)d16;
+  bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), _mm512_packus_epi16(c0.raw, c1.raw));
+#elif HWY_TARGET == HWY_AVX2
+  (void)d16;
+  bytes.raw = _mm256_permute4x64_epi64(_mm256_packus_epi16(c0.raw, c1.raw), 0xD8);
+#else
+  const Rebind<uint8_t, D16> dh;
+  bytes = Combine(d8, DemoteTo(dh, c1), DemoteTo(dh, c0));
+#endif
+  return bytes;
+}
+
 // FP6 and FP4 codes by table (the AVX3_DL target's two-table byte permute, 128 entries; in
 // src/mx/quantize.cc and quantize_inner.cc). With a = |x|'s bits, w = min(a - base, cap) in
 // unsigned saturating arithmetic, base the bits of 2^(emin - mbits - 2 + E - 127): w = 0 up to there, then the
@@ -382,23 +400,49 @@ struct TableCodes {
 template <ElemFormat F, RoundMode kMode, typename T>
 constexpr int32_t kTableBase0 = TableCodes<F, kMode, T>::kLow + kCountedOffset0<T>;
 
-#if HWY_TARGET == HWY_AVX3_DL
-// The table's two halves (z = 0, z = 1) in four registers, and the codes of a pair of vectors x0,
-// x1 (64 inputs) by it, base0 and base1 their lanes' bases (a block's or a column's), as bytes in
-// element order. Per vector w = min(a - base, cap) and the byte index w >> r, plus 128 where w's
-// low r bits are 0 (one masked add); the two vectors' indices packed to bytes (the saturating pack
-// interleaves them by 8-byte groups), looked up in both halves (vpermt2b, 128 entries each) and
-// blended on bit 7; the signs (x >> (16 - bits), packed the same way) merged by one ternary-logic
-// op, then one 64-bit permute to element order.
+// ACCELMATH_MX_TABLE: EncodeTablePair exists for this target, the AVX-512 ones with word permutes
+// (AVX512BW): AVX3 and AVX3_DL.
+#undef ACCELMATH_MX_TABLE
+#if HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX3
+#define ACCELMATH_MX_TABLE 1
+// The table in four registers, and the codes of a pair of vectors x0, x1 (64 inputs) by it, base0
+// and base1 their lanes' bases (a block's or a column's), as bytes in element order. Per vector w =
+// min(a - base, cap), its cell w >> r and z (w's low r bits 0). Two layouts:
+//   - words (AVX3, and AVX3_DL for up to 64 cells): entry cell = the code at the cell's second
+//     pattern (low byte) and at its first (high byte), looked up per vector by word permutes on the
+//     cell: vpermw for up to 32 cells (E2M1), vpermt2w for 64 (E1M2), and above 64 a second one
+//     (vpermw merged under the mask of cell bit 6 for E3M2's 88, vpermt2w and a blend for E2M3's
+//     128); z takes the high byte by a masked shift, and one ternary-logic op keeps the code's
+//     magnitude bits and merges the sign (x >> (16 - bits)); the two vectors packed to bytes.
+//   - bytes (AVX3_DL, VBMI, above 64 cells): the table's two halves (z = 0, z = 1) as bytes; per
+//     vector the byte index cell + 128 z (one masked add), the two vectors' indices packed to bytes
+//     (the saturating pack interleaves them by 8-byte groups), looked up in both halves (vpermt2b,
+//     128 entries each) and blended on bit 7; the signs (packed the same way) merged by one
+//     ternary-logic op, then one 64-bit permute to element order.
+// On Zen 4 at 64K (best of 5 interleaved runs), AVX3_DL's words against its bytes: E2M1 and E1M2
+// 1.08-1.11x, E3M2 and E2M3 0.93-0.98x; AVX3's words against EncodeCounted (FP4, E3M2) and Encode16
+// (bfloat16 -> E2M3) or the float32 path (float16 -> E2M3): docs/performance.md (MX, the eighth Zen 4
+// session). AVX3 without VBMI is Intel Skylake-SP to Cascade Lake, not measured there.
+template <ElemFormat F>
+constexpr int kTableCells = (F.emax - F.emin + F.mbits + 3) << (F.mbits + 1);  // TableCodes' nb << (mbits + 1)
+template <ElemFormat F>
+constexpr bool kByteTable = HWY_TARGET == HWY_AVX3_DL && kTableCells<F> > 64;
 template <class D8>
 struct TableVecs {
-  Vec<D8> t0a, t0b, t1a, t1b;
+  Vec<D8> t[4];  // words: cells 0-31, 32-63, 64-95, 96-127; bytes: z = 0 (two), z = 1 (two)
 };
 template <ElemFormat F, RoundMode kMode, typename T, class D8>
 HWY_INLINE TableVecs<D8> LoadTable(D8 d8) {
-  static constexpr TableCodes<F, kMode, T> kTable;
-  const auto* v = reinterpret_cast<const TFromD<D8>*>(kTable.v);
-  return {Load(d8, v), Load(d8, v + 64), Load(d8, v + 128), Load(d8, v + 192)};
+  static constexpr auto kEntries = [] {
+    constexpr TableCodes<F, kMode, T> kTable;
+    struct {
+      alignas(64) uint8_t v[256];
+    } t{};
+    for (int i = 0; i < 256; ++i) t.v[i] = kByteTable<F> ? kTable.v[i] : kTable.v[(i / 2) + (i % 2) * 128];  // words: little-endian
+    return t;
+  }();
+  const auto* v = reinterpret_cast<const TFromD<D8>*>(kEntries.v);
+  return {{Load(d8, v), Load(d8, v + 64), Load(d8, v + 128), Load(d8, v + 192)}};
 }
 // kNormalized (float16 blocks below kCountedFrom, whose subnormal inputs break the cells): w from
 // Normalized16's coordinate, in signed saturating arithmetic (an input far below a large block's
@@ -409,31 +453,62 @@ template <ElemFormat F, RoundMode kMode, typename T, bool kNormalized = false, c
 HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeTablePair(D16 d16, Vec<D16> x0, Vec<D16> base0, Vec<D16> x1, Vec<D16> base1,
                                                           const TableVecs<D8>& t) {
   using Table = TableCodes<F, kMode, T>;
+  constexpr int kCells = kTableCells<F>;
+  static_assert(kCells == (Table::nb << (F.mbits + 1)));
   const RebindToUnsigned<D16> du;
   const auto cap = Set(du, Table::kCap);
-  auto index = [&](Vec<D16> x16, Vec<D16> base) {
+  auto offset = [&](Vec<D16> x16, Vec<D16> base) {  // w
     const auto a = And(x16, Set(d16, 0x7FFF));
-    Vec<decltype(du)> w;
     if constexpr (kNormalized) {
       const auto d = Max(SaturatedSub(Normalized16(d16, a), base), Zero(d16));
-      w = Min(BitCast(du, IfThenElseZero(Ne(a, Zero(d16)), d)), cap);
+      return Min(BitCast(du, IfThenElseZero(Ne(a, Zero(d16)), d)), cap);
     } else {
-      w = Min(SaturatedSub(BitCast(du, a), BitCast(du, base)), cap);
+      return Min(SaturatedSub(BitCast(du, a), BitCast(du, base)), cap);
     }
-    auto i16 = ShiftRight<Table::r>(w);
-    i16.raw = _mm512_mask_add_epi16(i16.raw, _mm512_testn_epi16_mask(w.raw, _mm512_set1_epi16((1 << Table::r) - 1)), i16.raw,
-                                    _mm512_set1_epi16(0x80));
-    return i16;
   };
-  const __m512i idx = _mm512_packus_epi16(index(x0, base0).raw, index(x1, base1).raw);
-  const __m512i c0 = _mm512_permutex2var_epi8(t.t0a.raw, idx, t.t0b.raw);
-  const __m512i c1 = _mm512_permutex2var_epi8(t.t1a.raw, idx, t.t1b.raw);
-  const __m512i sg = _mm512_packus_epi16(ShiftRight<16 - F.bits>(BitCast(du, x0)).raw, ShiftRight<16 - F.bits>(BitCast(du, x1)).raw);
-  const __m512i code = _mm512_ternarylogic_epi32(_mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), c0, c1), sg,
-                                                 _mm512_set1_epi8(1 << (F.bits - 1)), 0xF8);  // a | (b & c)
+  const auto low_bits = _mm512_set1_epi16((1 << Table::r) - 1);
   Vec<Repartition<uint8_t, D16>> bytes;
-  bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), code);
-  return bytes;
+#if HWY_TARGET == HWY_AVX3_DL
+  if constexpr (kByteTable<F>) {
+    auto index = [&](Vec<D16> x16, Vec<D16> base) {
+      const auto w = offset(x16, base);
+      return _mm512_mask_add_epi16(ShiftRight<Table::r>(w).raw, _mm512_testn_epi16_mask(w.raw, low_bits), ShiftRight<Table::r>(w).raw,
+                                   _mm512_set1_epi16(0x80));
+    };
+    const __m512i idx = _mm512_packus_epi16(index(x0, base0), index(x1, base1));
+    const __m512i c0 = _mm512_permutex2var_epi8(t.t[0].raw, idx, t.t[1].raw);
+    const __m512i c1 = _mm512_permutex2var_epi8(t.t[2].raw, idx, t.t[3].raw);
+    const __m512i sg = _mm512_packus_epi16(ShiftRight<16 - F.bits>(BitCast(du, x0)).raw, ShiftRight<16 - F.bits>(BitCast(du, x1)).raw);
+    const __m512i code = _mm512_ternarylogic_epi32(_mm512_mask_blend_epi8(_mm512_movepi8_mask(idx), c0, c1), sg,
+                                                   _mm512_set1_epi8(1 << (F.bits - 1)), 0xF8);  // a | (b & c)
+    bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), code);
+    return bytes;
+  }
+#endif
+  auto encode = [&](Vec<D16> x16, Vec<D16> base) {
+    const auto w = offset(x16, base);
+    const __m512i cell = ShiftRight<Table::r>(w).raw;
+    __m512i e;
+    if constexpr (kCells <= 32) {
+      e = _mm512_permutexvar_epi16(cell, t.t[0].raw);
+    } else {
+      e = _mm512_permutex2var_epi16(t.t[0].raw, cell, t.t[1].raw);
+      if constexpr (kCells > 64) {
+        const __mmask32 upper = _mm512_test_epi16_mask(cell, _mm512_set1_epi16(64));
+        if constexpr (kCells <= 96) {
+          e = _mm512_mask_permutexvar_epi16(e, upper, cell, t.t[2].raw);
+        } else {
+          e = _mm512_mask_blend_epi16(upper, e, _mm512_permutex2var_epi16(t.t[2].raw, cell, t.t[3].raw));
+        }
+      }
+    }
+    e = _mm512_mask_srli_epi16(e, _mm512_testn_epi16_mask(w.raw, low_bits), e, 8);
+    Vec<D16> code;  // the magnitude bits from e, the rest (the sign; zeros above it) from x >> (16 - bits)
+    code.raw = _mm512_ternarylogic_epi32(e, ShiftRight<16 - F.bits>(BitCast(du, x16)).raw, _mm512_set1_epi16((1 << (F.bits - 1)) - 1),
+                                         0xE4);  // c ? a : b
+    return code;
+  };
+  return Bytes2(d16, encode(x0, base0), encode(x1, base1));
 }
 #endif
 
@@ -457,24 +532,6 @@ HWY_INLINE Mask<D16> Subnormal16(D16 d16, Vec<D16> x16) {
   // 0 < a < 2^K, as one signed compare: (a - 1) ^ 0x8000 < (2^K - 1) ^ 0x8000
   const auto t = Xor(Sub(And(x16, Set(d16, 0x7FFF)), Set(d16, 1)), Set(d16, int16_t(-0x8000)));
   return Lt(t, Set(d16, static_cast<int16_t>(((1 << In16<T>::K) - 1) - 0x8000)));
-}
-
-// The int16 lanes c0, c1 (values < 256) as bytes, in order.
-template <class D16>
-HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> c1) {
-  const Repartition<uint8_t, D16> d8;
-  Vec<decltype(d8)> bytes;
-#ifdef ACCELMATH_X86_AVX3
-  (void)d16;
-  bytes.raw = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), _mm512_packus_epi16(c0.raw, c1.raw));
-#elif HWY_TARGET == HWY_AVX2
-  (void)d16;
-  bytes.raw = _mm256_permute4x64_epi64(_mm256_packus_epi16(c0.raw, c1.raw), 0xD8);
-#else
-  const Rebind<uint8_t, D16> dh;
-  bytes = Combine(d8, DemoteTo(dh, c1), DemoteTo(dh, c0));
-#endif
-  return bytes;
 }
 
 // FP8 codes of 16-bit inputs (bfloat16, float16) in fewer operations than Encode16, for the common

@@ -238,7 +238,7 @@ HWY_INLINE void StorePair(D8 d8, Vec<D8> bytes, bool full, int64_t i, int64_t n,
   }
 }
 
-#if HWY_TARGET == HWY_AVX3_DL
+#ifdef ACCELMATH_MX_TABLE
 // FP6 and FP4 from bfloat16 and float16 on AVX3_DL (AVX-512 with VBMI): TableCodes and
 // EncodeTablePair (src/mx/blocks-inl.h), the count whole blocks of bs elements at x, with the
 // scale codes e[0..count), into y (`room`: the bytes at y that may be written), a pair of vectors
@@ -437,7 +437,7 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
     constexpr int64_t k32 = 32 / N;
     if (AllFalse(di, Eq(e, Set(di, 255)))) {  // the keep mask is all ones: unused
 #if HWY_TARGET != HWY_SCALAR
-#if HWY_TARGET == HWY_AVX3_DL
+#ifdef ACCELMATH_MX_TABLE
       if constexpr (sizeof(T) == 2 && F.bits != 8 && kMode != RoundMode::kFloor) {
         if (!EncodeBlocksTable<F, kMode, false>(xg, bs, count, codes, yg, left)) EncodeBlocksTableMixed<F, kMode>(xg, bs, count, codes, yg, left);
         continue;

@@ -153,7 +153,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
         if (AllTrue(di, finite)) {
           s32 = lanes / (2 * L) * (2 * L);
           const Rebind<int16_t, decltype(di)> dh;
-#if HWY_TARGET == HWY_AVX3_DL
+#ifdef ACCELMATH_MX_TABLE
           if constexpr (F.bits != 8) {
             auto low = Lt(Zero(di), Zero(di));
             for (int64_t s = 0; s < s32; s += N) {
@@ -269,7 +269,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
               std::memcpy(dst, buf, static_cast<size_t>(2 * L * F.bits / 8));
             }
           };
-#if HWY_TARGET == HWY_AVX3_DL
+#ifdef ACCELMATH_MX_TABLE
           if constexpr (F.bits != 8) {
             const auto tables = LoadTable<F, kMode, T>(Repartition<int8_t, decltype(d16)>());
             for (; table && !normalized && s < s32; s += 2 * L) {

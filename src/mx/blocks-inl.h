@@ -202,31 +202,56 @@ struct In16 {
   static constexpr int bias = std::is_same_v<T, hwy::bfloat16_t> ? 127 : 15;
 };
 
-// Encode16's `pow`, in every 128-bit block: byte j = 2^j for j = 0..7 (then 0).
-alignas(16) constexpr uint8_t kPow2Bytes[16] = {1, 2, 4, 8, 16, 32, 64, 128};
+// Encode16's byte tables, in every 128-bit block, at i = max(d + mbits + 2, 0) (a zero byte at 0):
+// pow = 2^j for j = min(i - 1, mbits + 1) (0 at i = 0, j = -1), and, where every element of a block
+// has i <= 15 (emax - emin + mbits + 3 <= 15: FP6 and FP4), normal = max(i - mbits - 2, 0) << mbits.
+// There, i > 15 only for a zero of a float16 block with kd <= -14 (e' = 1), whose code is 0
+// whatever the bytes read (sig = 0, and the min of normal with a = 0); a subnormal input reaches
+// Encode16 only where kd > -mbits (EncodeVector16, QuantizeInner), i = 2 - kd < mbits + 2.
+template <ElemFormat F>
+constexpr bool kNormalByTable = F.emax - F.emin + F.mbits + 3 <= 15;
+template <ElemFormat F>
+struct Encode16Tables {
+  alignas(16) uint8_t pow[16] = {}, normal[16] = {};
+  constexpr Encode16Tables() {
+    for (int i = 1; i < 16; ++i) {
+      pow[i] = static_cast<uint8_t>(1 << std::min(i - 1, F.mbits + 1));
+      normal[i] = static_cast<uint8_t>(std::max(i - F.mbits - 2, 0) << F.mbits);
+    }
+  }
+};
 
 // Codes of the 16-bit inputs x (their bits) of one block, in 16-bit lanes; kd = E + bias - 127 +
-// emin - mbits - 1 (so that e' - kd = d + mbits + 1); pow: the bytes 1, 2, 4, ... of 2^j.
-template <ElemFormat F, RoundMode kMode, typename T, class D16, class V8>
-HWY_INLINE Vec<D16> Encode16(D16 d16, Vec<D16> x, Vec<D16> kd, V8 pow) {
+// emin - mbits - 1 (so that e' - kd = d + mbits + 1). The table index i = max(e' - kd + 1, 0) by a
+// saturating subtract (an index of at most 255: its high byte reads the zero byte); FP8, whose
+// blocks span more binades, clamps it to mbits + 2 after taking max(d, 0) << mbits from it.
+// Against the formula before these tables (j clamped twice, max(d, 0) << mbits in four
+// operations), on Zen 4 at 64K: docs/performance.md (MX, the eighth Zen 4 session).
+template <ElemFormat F, RoundMode kMode, typename T, class D16>
+HWY_INLINE Vec<D16> Encode16(D16 d16, Vec<D16> x, Vec<D16> kd) {
   constexpr int K = In16<T>::K, m = F.mbits;
+  static constexpr Encode16Tables<F> kTables;
   const RebindToUnsigned<D16> du;
   const Repartition<uint8_t, D16> d8;
   const auto a = And(x, Set(d16, 0x7FFF));
-  const auto e1 = Max(ShiftRight<K>(a), Set(d16, 1));
-  const auto sig = Sub(Add(a, Set(d16, 1 << K)), ShiftLeft<K>(e1));
-  const auto dp = Sub(e1, kd);  // d + mbits + 1
-  const auto j = Max(Min(dp, Set(d16, m + 1)), Set(d16, -1));
-  // Byte index j for the low byte, one with bit 7 set (a zero) for the high byte; j = -1: both.
-  const auto scale = BitCast(du, TableLookupBytesOr0(pow, BitCast(d8, Or(j, Set(d16, int16_t(-0x8000))))));
+  const auto em = BitCast(d16, SaturatedSub(ShiftRight<K>(BitCast(du, a)), Set(du, 1)));  // e' - 1
+  const auto sig = Sub(a, ShiftLeft<K>(em));
+  auto i = Max(Sub(em, Sub(kd, Set(d16, 2))), Zero(d16));
+  Vec<D16> normal;
+  if constexpr (kNormalByTable<F>) {
+    normal = BitCast(d16, TableLookupBytesOr0(LoadDup128(d8, kTables.normal), BitCast(d8, i)));
+  } else {
+    normal = ShiftLeft<m>(BitCast(d16, SaturatedSub(BitCast(du, i), Set(du, m + 2))));
+    i = Min(i, Set(d16, m + 2));
+  }
+  const auto scale = BitCast(du, TableLookupBytesOr0(LoadDup128(d8, kTables.pow), BitCast(d8, i)));
   const auto y = Mul(BitCast(du, sig), scale);
   auto half = Set(du, 1 << K);  // round: half away from zero
   if constexpr (kMode == RoundMode::kRint) half = Add(Set(du, (1 << K) - 1), And(ShiftRight<K + 1>(y), Set(du, 1)));
   const auto q = BitCast(d16, ShiftRight<K + 1>(Add(y, half)));
-  // max(d, 0) << mbits, and 0 for a zero x: the min with a (>= 2^K > any exponent part of a
-  // non-zero x, whose d is at most emax - emin + 1) does that in one operation.
-  const auto normal = Min(ShiftLeft<m>(Sub(Max(dp, Set(d16, m + 1)), Set(d16, m + 1))), a);
-  const auto code = Min(Add(q, normal), Set(d16, F.max_code));
+  // 0 for a zero x (whose sig is 0): the min with a (>= 2^K > any exponent part of a non-zero x,
+  // whose d is at most emax - emin + 1) does that in one operation.
+  const auto code = Min(Add(q, Min(normal, a)), Set(d16, F.max_code));
   return Or(code, And(ShiftRight<16 - F.bits>(x), Set(d16, 1 << (F.bits - 1))));
 }
 

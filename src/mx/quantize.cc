@@ -215,7 +215,7 @@ HWY_INLINE Vec<D16> EncodeVector16(D16 d16, const T* x, int32_t ei) {
     const auto f = ScaleFactor(df, RebindToSigned<decltype(df)>(), Set(RebindToSigned<decltype(df)>(), ei));
     return EncodeWide<F, kMode>(d16, x, f, f);
   }
-  return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd)), LoadDup128(Repartition<uint8_t, D16>(), kPow2Bytes));
+  return Encode16<F, kMode, T>(d16, x16, Set(d16, static_cast<int16_t>(kd)));
 }
 // Two of them (the second only if `full`, of blocks e0 and e1) as bytes, out of line.
 template <ElemFormat F, RoundMode kMode, typename T, class D16>

@@ -204,7 +204,6 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
           }
         }
       }
-      const auto pow = LoadDup128(d8, kPow2Bytes);
 #endif
       for (int64_t t = 0; t < len; ++t) {
         const int64_t flat = base + t * post + q0;
@@ -223,7 +222,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
             if (risky && HWY_UNLIKELY(!AllFalse(d16, And(Subnormal16<T>(d16, v), Lt(kd, Set(d16, static_cast<int16_t>(1 - F.mbits))))))) {
               return EncodeWide<F, kMode>(d16, x + flat + c, LoadU(df, factor_buf + c), LoadU(df, factor_buf + c + N));
             }
-            return Encode16<F, kMode, T>(d16, v, kd, pow);
+            return Encode16<F, kMode, T>(d16, v, kd);
           };
           if constexpr (F.bits == 8) {
             const RebindToUnsigned<decltype(d16)> du;

@@ -443,8 +443,7 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
         continue;
       }
 #endif
-      // float16 to E2M3 measured as fast or faster on the float32 path (F16C widening) than through Encode16.
-      if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor && (In16<T>::K == 7 || F.bits != 6 || F.mbits <= 2)) {
+      if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
         EncodeBlocks16<F, kMode>(xg, bs, count, codes, yg, left);
         continue;
       }

@@ -26,6 +26,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <type_traits>
 
@@ -317,8 +318,13 @@ struct Thresholds16 {
 };
 template <ElemFormat F, RoundMode kMode, typename T, class D16>
 HWY_INLINE Thresholds16<D16, 1 << F.mbits> CountedThresholds(D16 d16) {
+  static constexpr auto kBits = [] {
+    std::array<int16_t, 1 << F.mbits> b{};
+    for (int k = 0; k < (1 << F.mbits); ++k) b[k] = static_cast<int16_t>(ThresholdBits<F, kMode, T>(k + 1));
+    return b;
+  }();
   Thresholds16<D16, 1 << F.mbits> t;
-  for (int k = 0; k < (1 << F.mbits); ++k) t.v[k] = Set(d16, static_cast<int16_t>(ThresholdBits<F, kMode, T>(k + 1)));
+  for (int k = 0; k < (1 << F.mbits); ++k) t.v[k] = Set(d16, kBits[k]);
   return t;
 }
 template <ElemFormat F, RoundMode kMode, typename T, class D16, class Thr>

@@ -223,11 +223,13 @@ struct Encode16Tables {
 };
 
 // Codes of the 16-bit inputs x (their bits) of one block, in 16-bit lanes; kd = E + bias - 127 +
-// emin - mbits - 1 (so that e' - kd = d + mbits + 1). The table index i = max(e' - kd + 1, 0) by a
-// saturating subtract (an index of at most 255: its high byte reads the zero byte); FP8, whose
-// blocks span more binades, clamps it to mbits + 2 after taking max(d, 0) << mbits from it.
-// Against the formula before these tables (j clamped twice, max(d, 0) << mbits in four
-// operations), on Zen 4 at 64K: docs/performance.md (MX, the eighth Zen 4 session).
+// emin - mbits - 1 (so that e' - kd = d + mbits + 1). The table index i = max(e' - kd + 1, 0), with
+// e' - 1 from a saturating subtract (below 256 in every lane of a block: the high byte of each
+// 16-bit index is 0 and reads the zero byte); FP8, whose blocks span more binades, clamps it to
+// mbits + 2 after taking max(d, 0) << mbits from it. Against the formula before these tables (j
+// clamped twice, max(d, 0) << mbits in four operations), the AVX2 code forced on Zen 4 at 64K:
+// bfloat16 -> e2m3 1.07-1.08x, FP8's flagged pairs 1.00-1.01x (docs/performance.md, MX, the eighth
+// session).
 template <ElemFormat F, RoundMode kMode, typename T, class D16>
 HWY_INLINE Vec<D16> Encode16(D16 d16, Vec<D16> x, Vec<D16> kd) {
   constexpr int K = In16<T>::K, m = F.mbits;
@@ -451,9 +453,10 @@ constexpr int32_t kTableBase0 = TableCodes<F, kMode, T>::kLow + kCountedOffset0<
 //     128 entries each) and blended on bit 7; the signs (packed the same way) merged by one
 //     ternary-logic op, then one 64-bit permute to element order.
 // On Zen 4 at 64K (best of 5 interleaved runs), AVX3_DL's words against its bytes: E2M1 and E1M2
-// 1.08-1.11x, E3M2 and E2M3 0.93-0.98x; AVX3's words against EncodeCounted (FP4, E3M2) and Encode16
-// (bfloat16 -> E2M3) or the float32 path (float16 -> E2M3): docs/performance.md (MX, the eighth Zen 4
-// session). AVX3 without VBMI is Intel Skylake-SP to Cascade Lake, not measured there.
+// 1.07-1.13x, E3M2 and E2M3 0.93-0.99x; AVX3's words against EncodeCounted (FP4, E3M2) and Encode16
+// (bfloat16 -> E2M3) or the float32 path (float16 -> E2M3): 1.26-1.81x on the last axis
+// (docs/performance.md, MX, the eighth session). AVX3 without VBMI is Intel Skylake-SP to Cascade
+// Lake, not measured there.
 template <ElemFormat F>
 constexpr int kTableCells = (F.emax - F.emin + F.mbits + 3) << (F.mbits + 1);  // TableCodes' nb << (mbits + 1)
 template <ElemFormat F>

@@ -5,7 +5,8 @@
 // QuantizeBlocks (the end of this file) over ranges of blocks.
 // Besides the library's targets, this file compiles for Highway's AVX3_DL (AVX-512 with VBMI and
 // the rest of Ice Lake's extensions: Intel Ice Lake and later, AMD Zen 4 and later), for the FP6/FP4
-// table encoder (EncodeBlocksTable); dispatch picks it on those CPUs.
+// table encoder's byte permutes (EncodeBlocksTable; AVX3 reads the table by word permutes);
+// dispatch picks it on those CPUs.
 #undef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
 #ifndef HWY_WANT_AVX3_DL
@@ -239,7 +240,7 @@ HWY_INLINE void StorePair(D8 d8, Vec<D8> bytes, bool full, int64_t i, int64_t n,
 }
 
 #ifdef ACCELMATH_MX_TABLE
-// FP6 and FP4 from bfloat16 and float16 on AVX3_DL (AVX-512 with VBMI): TableCodes and
+// FP6 and FP4 from bfloat16 and float16 on AVX3_DL and AVX3 (AVX-512): TableCodes and
 // EncodeTablePair (src/mx/blocks-inl.h), the count whole blocks of bs elements at x, with the
 // scale codes e[0..count), into y (`room`: the bytes at y that may be written), a pair of vectors
 // (64 inputs) at a time. A block below kCountedFrom (float16 blocks of amax below 2^-5 for E3M2,
@@ -249,8 +250,9 @@ HWY_INLINE void StorePair(D8 d8, Vec<D8> bytes, bool full, int64_t i, int64_t n,
 // EncodeBlocksTableMixed, the loop with a check per pair. Two loops, as on Zen 4 the one with the
 // check (and the flag it needs) ran 1.1x slower on groups without such blocks, and the mixed loop
 // inlined beside the other 1.07x.
-// Against the AVX3 encoders (EncodeCounted for FP4/E3M2, Encode16 for bfloat16 -> E2M3, the float32
-// path for float16 -> E2M3) on Zen 4: docs/performance.md (MX, the fifth Zen 4 session).
+// Against the encoders AVX3 had before (EncodeCounted for FP4/E3M2, Encode16 for bfloat16 -> E2M3,
+// the float32 path for float16 -> E2M3) on Zen 4: docs/performance.md (MX, the fifth session for
+// AVX3_DL's byte table, the eighth for AVX3's word table).
 template <ElemFormat F, RoundMode kMode, bool kMixed, typename T>
 HWY_INLINE bool EncodeBlocksTable(const T* x, int64_t bs, int64_t count, const uint8_t* e, uint8_t* y, int64_t room) {
   const ScalableTag<int16_t> d16;

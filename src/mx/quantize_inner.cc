@@ -2,7 +2,7 @@
 // same codes as the last-axis kernels of src/mx/quantize.cc (which calls QuantizeInnerBlocks, the
 // end of this file), from the same pieces (src/mx/blocks-inl.h).
 // Besides the library's targets, this file compiles for Highway's AVX3_DL, as src/mx/quantize.cc
-// does, for the FP6/FP4 table encoder (EncodeTablePair).
+// does, for the FP6/FP4 table encoder's byte permutes (EncodeTablePair).
 #undef HWY_DISABLED_TARGETS
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
 #ifndef HWY_WANT_AVX3_DL
@@ -129,7 +129,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
       }
       // Columns [0, s32) of 16-bit inputs in rint or round, when no column's E is 255: the codes
       // in 16-bit lanes, packed 2 * L at a time. When every column's E is at least kCountedFrom:
-      // FP6 and FP4 on AVX3_DL, EncodeTablePair, its base per column (float16: for any E, with
+      // FP6 and FP4 on AVX3_DL and AVX3, EncodeTablePair, its base per column (float16: for any E, with
       // kNormalized where some column's is lower); FP4 and E3M2 on the other
       // targets, EncodeCounted, its two constants per column. FP8 (bfloat16: when every
       // column has kd >= 1): EncodeFp8, its three constants per column, a pair with a flagged lane
@@ -147,7 +147,7 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
       bool risky = false;    // some column has kd <= -mbits
       bool counted = false;  // EncodeCounted for every column
       bool fp8 = false;      // EncodeFp8 for every column (bfloat16: every kd >= 1)
-      bool table = false;    // AVX3_DL, FP6 and FP4: EncodeTablePair for every column, its base in base16
+      bool table = false;    // AVX3_DL and AVX3, FP6 and FP4: EncodeTablePair for every column, its base in base16
       bool normalized = false;  // with table: float16 columns below kCountedFrom, EncodeTablePair's kNormalized
       if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
         if (AllTrue(di, finite)) {

@@ -399,7 +399,7 @@ HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> 
   return bytes;
 }
 
-// FP6 and FP4 codes by table (the AVX3_DL target's two-table byte permute, 128 entries; in
+// FP6 and FP4 codes by table (the AVX-512 targets' permutes, EncodeTablePair below; in
 // src/mx/quantize.cc and quantize_inner.cc). With a = |x|'s bits, w = min(a - base, cap) in
 // unsigned saturating arithmetic, base the bits of 2^(emin - mbits - 2 + E - 127): w = 0 up to there, then the
 // patterns of nb = emax - emin + mbits + 3 binades up to 2^(emax + 1) (cap: the last one). Each

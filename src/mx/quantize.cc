@@ -300,9 +300,10 @@ HWY_NOINLINE void EncodeBlocksTableMixed(const T* x, int64_t bs, int64_t count, 
 #endif
 
 // Encodes the count whole blocks of bs elements at x, with the scale codes e[0..count) (all
-// < 255), into y. `room`: the bytes at y that may be written.
+// < 255), into y. `room`: the bytes at y that may be written; `x_left`: the bytes from x to the end
+// of the caller's range (what the FP8 loop may prefetch).
 template <ElemFormat F, RoundMode kMode, typename T>
-HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint8_t* e, uint8_t* y, int64_t room) {
+HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint8_t* e, uint8_t* y, int64_t room, int64_t x_left) {
   const ScalableTag<int16_t> d16;
   const Repartition<uint8_t, decltype(d16)> d8;
   const int64_t L = static_cast<int64_t>(Lanes(d16)), n = count * bs;  // bs is a multiple of L
@@ -361,9 +362,20 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       // block against the stepping one, on Zen 4 at 64K: float16 / bfloat16 -> e4m3 1.07x / 1.03x
       // (the AVX2 code forced on that CPU); a third loop for a block per vector (AVX-512 at 32)
       // ran 0.98-0.99x (AVX3_DL, AVX3).
+      // Blocks of 128 and more also prefetch, pair by pair, the input two groups on (QuantizeGroups'
+      // prefetch, one burst per group, 2 KiB past the group's start, lands mostly inside the group
+      // its scan then reads at once, where groups take 4 KiB and more): on Zen 4 at 16M, blocksize
+      // 256, bench_mx's inputs, bfloat16 -> e4m3 1.20x / 1.19x / 1.04x with AVX3_DL / AVX3 / the AVX2
+      // code; plain Gaussian inputs, AVX3_DL: float16 1.09-1.11x, blocksize 512 1.12-1.16x; 1.00-1.01x
+      // at blocksize 128 and at 64K. A burst a group
+      // further ahead ran 0.97x, and prefetches spread through the scan 0.93x (docs/performance.md).
+      const int64_t ahead = 2 * static_cast<int64_t>(Lanes(di)) * bs * 2;
       if (bs % chunk == 0) {
         for (int64_t b = 0; b < count; ++b) {
-          for (int64_t i = b * bs; i < (b + 1) * bs; i += chunk) pair(i, b, b, true);
+          for (int64_t i = b * bs; i < (b + 1) * bs; i += chunk) {
+            if (bs >= 128) PrefetchAhead(p + i, chunk * 2, x_left - i * 2, ahead);
+            pair(i, b, b, true);
+          }
         }
       } else {
         for (int64_t i = 0; i < n; i += chunk) {
@@ -446,7 +458,7 @@ void QuantizeGroups(const mx::QuantizePlan& p, const T* x, uint8_t* y, uint8_t* 
       }
 #endif
       if constexpr (sizeof(T) == 2 && kMode != RoundMode::kFloor) {
-        EncodeBlocks16<F, kMode>(xg, bs, count, codes, yg, left);
+        EncodeBlocks16<F, kMode>(xg, bs, count, codes, yg, left, (n_blocks - g) * bs * int64_t{sizeof(T)});
         continue;
       }
 #endif

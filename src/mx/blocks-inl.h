@@ -692,6 +692,24 @@ HWY_INLINE bool EncodeFp8Normalized(D16 d16, Vec<D16> x0, Vec<D16> kdk0, Vec<D16
   return true;
 }
 
+// The FP8 codes (bytes, signs merged) of the pair x0, x1 with each vector's EncodeFp8 constants
+// (kdk, lo, width), as the last-axis kernel (EncodeBlocks16) and the inner-axis one (QuantizeInner)
+// compute them: a flagged pair through EncodeFp8Normalized (float16), or else general(), the two
+// vectors' bytes the general way (Encode16).
+template <ElemFormat F, typename T, class D16, class General>
+HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeFp8Pair(D16 d16, Vec<D16> x0, Vec<D16> kdk0, Vec<D16> lo0, Vec<D16> width0, Vec<D16> x1,
+                                                        Vec<D16> kdk1, Vec<D16> lo1, Vec<D16> width1, const General& general) {
+  const RebindToUnsigned<D16> du;
+  auto flag = Fp8FlagStart<T>(du);
+  auto bytes = Bytes2(d16, EncodeFp8<F, T>(d16, x0, kdk0, lo0, width0, flag), EncodeFp8<F, T>(d16, x1, kdk1, lo1, width1, flag));
+  if (HWY_UNLIKELY((Fp8Flagged<F, T>(du, flag)))) {
+    bool done = false;
+    if constexpr (In16<T>::K == 10) done = EncodeFp8Normalized<F>(d16, x0, kdk0, x1, kdk1, bytes);
+    if (!done) bytes = general();
+  }
+  return Fp8Signs(d16, bytes, x0, x1);
+}
+
 #endif  // HWY_TARGET != HWY_SCALAR
 
 // Calls kernel.template operator()<F, kMode, T>() for the plan's rounding kMode and input type T

@@ -344,16 +344,9 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
     if (fast_ok) {
       // The codes of the pair at element i (blocks b0, b1; `full`: both vectors real), at y + i.
       auto pair = [&](int64_t i, int64_t b0, int64_t b1, bool full) __attribute__((always_inline)) {
-        const auto x0 = LoadU(d16, p + i), x1 = full ? LoadU(d16, p + i + L) : Zero(d16);
-        auto flag = Fp8FlagStart<T>(du);
-        auto bytes = Bytes2(d16, EncodeFp8<F, T>(d16, x0, bcast(kdk, b0), bcast(lo, b0), bcast(width, b0), flag),
-                            EncodeFp8<F, T>(d16, x1, bcast(kdk, b1), bcast(lo, b1), bcast(width, b1), flag));
-        if (HWY_UNLIKELY((Fp8Flagged<F, T>(du, flag)))) {
-          bool general = true;
-          if constexpr (K == 10) general = !EncodeFp8Normalized<F>(d16, x0, bcast(kdk, b0), x1, bcast(kdk, b1), bytes);
-          if (general) bytes = Bytes2(d16, encode(i, e[b0]), full ? encode(i + L, e[b1]) : Zero(d16));
-        }
-        bytes = Fp8Signs(d16, bytes, x0, x1);
+        const auto bytes = EncodeFp8Pair<F, T>(
+            d16, LoadU(d16, p + i), bcast(kdk, b0), bcast(lo, b0), bcast(width, b0), full ? LoadU(d16, p + i + L) : Zero(d16), bcast(kdk, b1),
+            bcast(lo, b1), bcast(width, b1), [&]() { return Bytes2(d16, encode(i, e[b0]), full ? encode(i + L, e[b1]) : Zero(d16)); });
         if (HWY_LIKELY(full)) StoreCodeBytes<F>(d8, bytes, y + i);  // a full pair's 2L bytes are its own codes
         else StorePair<F>(d8, bytes, false, i, n, y + i, room - i);
       };

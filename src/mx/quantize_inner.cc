@@ -228,17 +228,9 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
             const RebindToUnsigned<decltype(d16)> du;
             auto fp8_pair = [&](int64_t c) __attribute__((always_inline)) {  // the codes of the 2L columns from c
               prefetch_next(flat + c, 2 * L * int64_t{sizeof(T)});
-              const auto x0 = LoadU(d16, x16 + c), x1 = LoadU(d16, x16 + c + L);
-              auto flag = Fp8FlagStart<T>(du);
-              const auto c0 = EncodeFp8<F, T>(d16, x0, LoadU(d16, kdk16 + c), LoadU(d16, lo16 + c), LoadU(d16, width16 + c), flag);
-              const auto c1 = EncodeFp8<F, T>(d16, x1, LoadU(d16, kdk16 + c + L), LoadU(d16, lo16 + c + L), LoadU(d16, width16 + c + L), flag);
-              auto bytes = Bytes2(d16, c0, c1);
-              if (HWY_UNLIKELY((Fp8Flagged<F, T>(du, flag)))) {
-                bool general = true;
-                if constexpr (In16<T>::K == 10) general = !EncodeFp8Normalized<F>(d16, x0, LoadU(d16, kdk16 + c), x1, LoadU(d16, kdk16 + c + L), bytes);
-                if (general) bytes = Bytes2(d16, encode(c), encode(c + L));
-              }
-              return Fp8Signs(d16, bytes, x0, x1);
+              return EncodeFp8Pair<F, T>(d16, LoadU(d16, x16 + c), LoadU(d16, kdk16 + c), LoadU(d16, lo16 + c), LoadU(d16, width16 + c),
+                                         LoadU(d16, x16 + c + L), LoadU(d16, kdk16 + c + L), LoadU(d16, lo16 + c + L),
+                                         LoadU(d16, width16 + c + L), [&]() { return Bytes2(d16, encode(c), encode(c + L)); });
             };
             if (fp8 && stream && s32 > 0) {
               // Streamed from the first column whose code starts an aligned 2L bytes (h); the

@@ -324,7 +324,6 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
   // (src/mx/blocks-inl.h), its three constants per block broadcast, a pair of vectors at a time;
   // a pair with a flagged lane through encode.
   if constexpr (F.bits == 8) {
-    const RebindToUnsigned<decltype(d16)> du;
     // Per block, once, for all blocks in one vector (broadcast from memory in the loop): kdk, lo
     // and width (kFp8*0 in blocks-inl.h). Against a scalar loop per block, on Zen 4 at 64K:
     // float16 -> e4m3 1.04x, bfloat16 1.00x (AVX3_DL).

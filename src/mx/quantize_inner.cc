@@ -225,7 +225,6 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
             return Encode16<F, kMode, T>(d16, v, kd);
           };
           if constexpr (F.bits == 8) {
-            const RebindToUnsigned<decltype(d16)> du;
             auto fp8_pair = [&](int64_t c) __attribute__((always_inline)) {  // the codes of the 2L columns from c
               prefetch_next(flat + c, 2 * L * int64_t{sizeof(T)});
               return EncodeFp8Pair<F, T>(d16, LoadU(d16, x16 + c), LoadU(d16, kdk16 + c), LoadU(d16, lo16 + c), LoadU(d16, width16 + c),

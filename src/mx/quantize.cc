@@ -359,8 +359,8 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       // its scan then reads at once, where groups take 4 KiB and more): on Zen 4 at 16M, blocksize
       // 256, bench_mx's inputs, bfloat16 -> e4m3 1.20x / 1.19x / 1.04x with AVX3_DL / AVX3 / the AVX2
       // code; plain Gaussian inputs, AVX3_DL: float16 1.09-1.11x, blocksize 512 1.12-1.16x; 1.00-1.01x
-      // at blocksize 128 and at 64K. A burst a group
-      // further ahead ran 0.97x, and prefetches spread through the scan 0.93x (docs/performance.md).
+      // at blocksize 128 and at 64K. A burst a group further ahead ran 0.97x, and prefetches spread
+      // through the scan 0.93x (docs/performance.md).
       const int64_t ahead = 2 * static_cast<int64_t>(Lanes(di)) * bs * 2;
       if (bs % chunk == 0) {
         for (int64_t b = 0; b < count; ++b) {

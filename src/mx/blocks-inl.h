@@ -209,8 +209,12 @@ struct In16 {
 // There, i > 15 only for a zero of a float16 block with kd <= -14 (e' = 1), whose code is 0
 // whatever the bytes read (sig = 0, and the min of normal with a = 0); a subnormal input reaches
 // Encode16 only where kd > -mbits (EncodeVector16, QuantizeInner), i = 2 - kd < mbits + 2.
+// nb = emax - emin + mbits + 3: the binades from 2^(emin - mbits - 2) (below half F's smallest step)
+// to 2^(emax + 1), which Encode16's index and TableCodes' cells span.
 template <ElemFormat F>
-constexpr bool kNormalByTable = F.emax - F.emin + F.mbits + 3 <= 15;
+constexpr int kBinades = F.emax - F.emin + F.mbits + 3;
+template <ElemFormat F>
+constexpr bool kNormalByTable = kBinades<F> <= 15;
 template <ElemFormat F>
 struct Encode16Tables {
   alignas(16) uint8_t pow[16] = {}, normal[16] = {};
@@ -416,7 +420,7 @@ HWY_INLINE Vec<Repartition<uint8_t, D16>> Bytes2(D16 d16, Vec<D16> c0, Vec<D16> 
 // coordinate (EncodeTablePair's kNormalized).
 template <ElemFormat F, RoundMode kMode, typename T>
 struct TableCodes {
-  static constexpr int K = In16<T>::K, r = K - F.mbits - 1, nb = F.emax - F.emin + F.mbits + 3;
+  static constexpr int K = In16<T>::K, r = K - F.mbits - 1, nb = kBinades<F>;
   static constexpr int kLow = (F.emin - F.mbits - 2 + In16<T>::bias) << K;  // base at E = 127
   static constexpr int kCap = (nb << K) - 1;
   static_assert((nb << (F.mbits + 1)) <= 128, "128 cells");
@@ -458,7 +462,7 @@ constexpr int32_t kTableBase0 = TableCodes<F, kMode, T>::kLow + kCountedOffset0<
 // (docs/performance.md, MX, the eighth session). AVX3 without VBMI is Intel Skylake-SP to Cascade
 // Lake, not measured there.
 template <ElemFormat F>
-constexpr int kTableCells = (F.emax - F.emin + F.mbits + 3) << (F.mbits + 1);  // TableCodes' nb << (mbits + 1)
+constexpr int kTableCells = kBinades<F> << (F.mbits + 1);
 template <ElemFormat F>
 constexpr bool kByteTable = HWY_TARGET == HWY_AVX3_DL && kTableCells<F> > 64;
 template <class D8>
@@ -488,7 +492,6 @@ HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeTablePair(D16 d16, Vec<D16> x0, 
                                                           const TableVecs<D8>& t) {
   using Table = TableCodes<F, kMode, T>;
   constexpr int kCells = kTableCells<F>;
-  static_assert(kCells == (Table::nb << (F.mbits + 1)));
   const RebindToUnsigned<D16> du;
   const auto cap = Set(du, Table::kCap);
   auto offset = [&](Vec<D16> x16, Vec<D16> base) {  // w

@@ -361,11 +361,11 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
       // code; plain Gaussian inputs, AVX3_DL: float16 1.09-1.11x, blocksize 512 1.12-1.16x; 1.00-1.01x
       // at blocksize 128 and at 64K. A burst a group further ahead ran 0.97x, and prefetches spread
       // through the scan 0.93x (docs/performance.md).
-      const int64_t ahead = 2 * static_cast<int64_t>(Lanes(di)) * bs * 2;
+      const int64_t ahead = 2 * static_cast<int64_t>(Lanes(di)) * bs * int64_t{sizeof(T)};
       if (bs % chunk == 0) {
         for (int64_t b = 0; b < count; ++b) {
           for (int64_t i = b * bs; i < (b + 1) * bs; i += chunk) {
-            if (bs >= 128) PrefetchAhead(p + i, chunk * 2, x_left - i * 2, ahead);
+            if (bs >= 128) PrefetchAhead(p + i, chunk * int64_t{sizeof(T)}, x_left - i * int64_t{sizeof(T)}, ahead);
             pair(i, b, b, true);
           }
         }

@@ -7,6 +7,8 @@
 // compile; --target=avx3_dl selects it with AVX3 for the rest).
 // Input: Gaussian values times 2^k varying per block (so blocks differ in scale), blocksize 32,
 // last axis, shape [n / 1024, 1024] (quantize_axis0: [1024, n / 1024], blocks along axis 0).
+// quantize_small: float16 of sigma 2^-9 in every block (the magnitude of small weights, activations
+// and gradients), where float16's subnormal inputs are common and take the kernels' slower paths.
 // bench/mx_ratios.py turns the JSON into docs/performance.md's table.
 #include <benchmark/benchmark.h>
 
@@ -26,13 +28,14 @@ namespace {
 
 using accelmath::mx::DType;
 
-std::vector<uint8_t> Input(DType type, size_t n) {
+// small: sigma 2^-9 in every block, not 2^-8 .. 2^7 by block.
+std::vector<uint8_t> Input(DType type, size_t n, bool small = false) {
   std::mt19937 rng(1);
   std::normal_distribution<float> g;
   const size_t w = type == DType::kFloat32 ? 4 : 2;
   std::vector<uint8_t> raw(n * w);
   for (size_t i = 0; i < n; ++i) {
-    const float v = g(rng) * std::ldexp(1.0f, static_cast<int>((i / 32) % 16) - 8);
+    const float v = g(rng) * std::ldexp(1.0f, small ? -9 : static_cast<int>((i / 32) % 16) - 8);
     uint32_t b;
     std::memcpy(&b, &v, 4);
     if (w == 4) std::memcpy(&raw[4 * i], &b, 4);
@@ -58,9 +61,9 @@ void Memcpy(benchmark::State& state, DType in) {
 }
 
 // axis -1: shape [n / 1024, 1024]; axis 0: shape [1024, n / 1024], blocks down the columns.
-void Quantize(benchmark::State& state, DType in, DType out, int threads, int axis, int64_t blocksize) {
+void QuantizeInput(benchmark::State& state, DType in, DType out, int threads, int axis, int64_t blocksize, bool small) {
   const size_t n = static_cast<size_t>(state.range(0));
-  const std::vector<uint8_t> x = Input(in, n);
+  const std::vector<uint8_t> x = Input(in, n, small);
   const int64_t rows = axis == 0 ? 1024 : static_cast<int64_t>(n / 1024), cols = static_cast<int64_t>(n) / rows;
   const int64_t shape[2] = {rows, cols};
   const int64_t nb2 = ((axis == 0 ? rows : cols) / blocksize + 1) / 2;
@@ -79,6 +82,11 @@ void Quantize(benchmark::State& state, DType in, DType out, int threads, int axi
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * x.size()));  // input bytes, as memcpy
 }
+
+void Quantize(benchmark::State& state, DType in, DType out, int threads, int axis, int64_t blocksize) {
+  QuantizeInput(state, in, out, threads, axis, blocksize, false);
+}
+void QuantizeSmall(benchmark::State& state, DType out) { QuantizeInput(state, DType::kFloat16, out, 1, -1, 32, true); }
 
 void Dequantize(benchmark::State& state, DType elem, DType out) {
   const size_t n = static_cast<size_t>(state.range(0));
@@ -116,6 +124,10 @@ int Register() {
       const std::string name = "quantize_axis0/" + ins + "->" + accelmath::mx::dtype_name(out);
       benchmark::RegisterBenchmark(name.c_str(), Quantize, in, out, 1, 0, 32)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
     }
+  }
+  for (DType out : {DType::kFloat8E4M3FN, DType::kFloat6E3M2, DType::kFloat4E2M1}) {
+    const std::string name = std::string("quantize_small/float16->") + accelmath::mx::dtype_name(out);
+    benchmark::RegisterBenchmark(name.c_str(), QuantizeSmall, out)->Arg(1 << 16)->Arg(1 << 24)->UseRealTime();
   }
   for (DType in : {DType::kFloat32, DType::kBFloat16}) {
     for (DType out : {DType::kFloat8E4M3FN, DType::kFloat4E2M1}) {

@@ -351,10 +351,12 @@ HWY_INLINE Thresholds16<D16, 1 << F.mbits> CountedThresholds(D16 d16) {
   for (int k = 0; k < (1 << F.mbits); ++k) t.v[k] = Set(d16, kBits[k]);
   return t;
 }
-// kNormalized: a float16 block below kCountedFrom (E >= 99 - emax there, amax 2^-24 or more, with any
-// scale rule, or a block of zeros), on Normalized16's coordinate, which compares as the values do
-// with the thresholds wherever these fall (zeros masked); base then lies below 2^K and may be
-// negative: a - base in signed saturating arithmetic, then at least 0. Against the general way it
+// kNormalized: a float16 block below kCountedFrom (E >= 103 - emax there, amax 2^-24 or more, with
+// any scale rule, or a block of zeros, whose codes the zero mask makes), on Normalized16's
+// coordinate, which compares as the values do with the thresholds wherever these fall (zeros
+// masked); base then lies below 2^K and may be negative: a - base in signed saturating arithmetic,
+// then at least 0. off and base fit int16 from that E up, and A too (an element is below 2^(emax + 1)
+// at scale 1). Against the general way it
 // replaces (EncodeVector16: Encode16, or the float32 path for each vector holding a subnormal
 // input), the AVX2 code forced on Zen 4, float16 -> e3m2, 16M: Gaussian inputs of sigma 2^-9 1.93x,
 // 2^-6 1.04x, bench_mx's 1.00x; a branch per vector keeping a's own bits where it holds no

@@ -355,20 +355,21 @@ HWY_INLINE Thresholds16<D16, 1 << F.mbits> CountedThresholds(D16 d16) {
 // any scale rule, or a block of zeros, whose codes the zero mask makes), on Normalized16's
 // coordinate, which compares as the values do with the thresholds wherever these fall (zeros
 // masked); base then lies below 2^K and may be negative: a - base in signed saturating arithmetic,
-// then at least 0. off and base fit int16 from that E up, and A too (an element is below 2^(emax + 1)
-// at scale 1). Against the general way it
-// replaces (EncodeVector16: Encode16, or the float32 path for each vector holding a subnormal
-// input), the AVX2 code forced on Zen 4, float16 -> e3m2, 16M: Gaussian inputs of sigma 2^-9 1.93x,
-// 2^-6 1.04x, bench_mx's 1.00x; a branch per vector keeping a's own bits where it holds no
-// subnormal input ran 1.03-1.06x there at 16M (the branch mispredicts on fresh data; at 64K, the
-// same data over and over, the predictor had learnt it: 1.20x).
+// then at least 0. off and base fit int16 from that E up, and A too (an element is below
+// 2^(emax + 1) at scale 1). Against the general way it replaces along the last axis on the targets
+// without EncodeTablePair (EncodeVector16: Encode16, or the float32 path for each vector holding a
+// subnormal input), the AVX2 code forced on Zen 4 (an AVX-512 CPU; no AVX2-only CPU measured),
+// float16 -> e3m2, 16M: Gaussian inputs of sigma 2^-9 1.93x, 2^-6 1.04x, bench_mx's 1.00x; a
+// branch per vector keeping a's own bits where it holds no subnormal input ran 1.03-1.06x there at
+// 16M (it mispredicts on fresh data; at 64K, the same data over and over, the predictor had learnt
+// it: 1.20x).
 template <ElemFormat F, RoundMode kMode, typename T, bool kNormalized = false, class D16, class Thr>
 HWY_INLINE Vec<D16> EncodeCounted(D16 d16, Vec<D16> x16, Vec<D16> off, Vec<D16> base, const Thr& thr) {
   static_assert(F.mbits <= 2, "at most 4 subnormal codes");
   constexpr int s = In16<T>::K - F.mbits, kSub = 1 << F.mbits;
   const RebindToUnsigned<D16> du;
   auto a = And(x16, Set(d16, 0x7FFF));
-  const auto nonzero = Ne(a, Zero(d16));
+  [[maybe_unused]] const auto nonzero = Ne(a, Zero(d16));  // kNormalized's zero mask
   if constexpr (kNormalized) a = Normalized16(d16, a);
   const auto A = Sub(a, off);
   // Bh = B + the rounding constant (folded into base), the parity bit (rint) a's bit s (B differs
@@ -384,7 +385,6 @@ HWY_INLINE Vec<D16> EncodeCounted(D16 d16, Vec<D16> x16, Vec<D16> off, Vec<D16> 
 #endif
   }
   if constexpr (kNormalized) code = IfThenElseZero(nonzero, code);  // a zero's coordinate is no value's
-  else (void)nonzero;
   return Or(code, And(BitCast(d16, ShiftRight<16 - F.bits>(BitCast(du, x16))), Set(d16, 1 << (F.bits - 1))));
 }
 

@@ -383,13 +383,13 @@ HWY_INLINE void EncodeBlocks16(const T* x, int64_t bs, int64_t count, const uint
   if constexpr (F.bits != 8 && F.mbits <= 2) {
     const auto thr = CountedThresholds<F, kMode, T>(d16);
     auto count = [&](int64_t i, int32_t ei) {
+      const auto x16 = LoadU(d16, p + i);
+      const auto off = Set(d16, CountedOffset<T>(ei)), base = Set(d16, CountedBase<F, kMode, T>(ei));
       if (HWY_UNLIKELY((ei < kCountedFrom<F, T>))) {
-        if constexpr (K == 10) {  // float16: EncodeCounted's kNormalized
-          return EncodeCounted<F, kMode, T, true>(d16, LoadU(d16, p + i), Set(d16, CountedOffset<T>(ei)), Set(d16, CountedBase<F, kMode, T>(ei)), thr);
-        }
+        if constexpr (K == 10) return EncodeCounted<F, kMode, T, true>(d16, x16, off, base, thr);  // float16: kNormalized
         return encode(i, ei);
       }
-      return EncodeCounted<F, kMode, T>(d16, LoadU(d16, p + i), Set(d16, CountedOffset<T>(ei)), Set(d16, CountedBase<F, kMode, T>(ei)), thr);
+      return EncodeCounted<F, kMode, T>(d16, x16, off, base, thr);
     };
     for (int64_t i = 0; i < n; i += chunk, y += code_bytes, room -= code_bytes) {
       const bool full = i + chunk <= n;

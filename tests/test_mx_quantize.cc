@@ -298,6 +298,7 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
           QuantizeOptions o;
           o.dst_type = t;
           o.round_mode = mode == RoundMode::kRint ? "rint" : "round";
+          o.threads = 1;
           const Error err = quantize({raw.data(), in_type, shape}, {y.data(), t, shape}, {s.data(), DType::kFloat8E8M0, sshape}, o);
           ASSERT_TRUE(err.ok()) << err.message;
           for (int64_t i = 0; i < n; ++i) {
@@ -305,6 +306,25 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
                 << "pattern 0x" << std::hex << raw[static_cast<size_t>(i)] << " in a block of amax 0x" << raw[static_cast<size_t>(i / 32 * 32)];
           }
           for (int64_t b = 0; b < n / 32; ++b) ASSERT_EQ(s[static_cast<size_t>(b)], want_scales[static_cast<size_t>(b)]);
+          // float16 -> FP8 both ways (the last-axis kernel's choice from a call's first 8192 inputs,
+          // ManySubnormal16): these patterns, subnormal ones first, take EncodeFp8Normalized for every
+          // pair; behind 8192 zeros, EncodeFp8 and its flag.
+          if (!bf && BitsOf(t) == 8) {
+            constexpr size_t kZeros = 8192;
+            std::vector<uint16_t> behind(kZeros + raw.size(), 0);
+            std::copy(raw.begin(), raw.end(), behind.begin() + kZeros);
+            const std::vector<int64_t> shape2 = {static_cast<int64_t>(behind.size()) / 64, 64};
+            int64_t storage2[8];
+            const auto sshape2 = scale_shape(shape2, -1, 32, storage2);
+            std::vector<uint8_t> y2(storage_bytes(t, behind.size())), s2(behind.size() / 16);
+            const Error err2 = quantize({behind.data(), in_type, shape2}, {y2.data(), t, shape2}, {s2.data(), DType::kFloat8E8M0, sshape2}, o);
+            ASSERT_TRUE(err2.ok()) << err2.message;
+            for (int64_t i = 0; i < n; ++i) {
+              ASSERT_EQ(CodeAt(y2, t, kZeros + static_cast<size_t>(i)), want[static_cast<size_t>(i)])
+                  << "behind zeros: pattern 0x" << std::hex << raw[static_cast<size_t>(i)] << " in a block of amax 0x"
+                  << raw[static_cast<size_t>(i / 32 * 32)];
+            }
+          }
         }
         // The same blocks along axis 0 (each column one block, QuantizeInner's 16-bit lanes):
         // shape [32, cols], cols a multiple of 4 (padding blocks of zeros), several tiles wide.

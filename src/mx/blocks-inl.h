@@ -728,6 +728,17 @@ HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeFp8Pair(D16 d16, Vec<D16> x0, Ve
   return Fp8Signs(d16, bytes, x0, x1);
 }
 
+// EncodeFp8Pair for float16 inputs with many subnormal ones (the last-axis kernel's kNormalizedFirst):
+// EncodeFp8Normalized for every pair, general() where it finds a lane in F's subnormal range. No
+// EncodeFp8 and no flag first: about 13 more operations a vector, but no branch that goes each way.
+template <ElemFormat F, class D16, class General>
+HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeFp8PairNormalized(D16 d16, Vec<D16> x0, Vec<D16> kdk0, Vec<D16> x1, Vec<D16> kdk1,
+                                                                  const General& general) {
+  Vec<Repartition<uint8_t, D16>> bytes;
+  if (HWY_UNLIKELY(!EncodeFp8Normalized<F>(d16, x0, kdk0, x1, kdk1, bytes))) bytes = general();
+  return Fp8Signs(d16, bytes, x0, x1);
+}
+
 #endif  // HWY_TARGET != HWY_SCALAR
 
 // Calls kernel.template operator()<F, kMode, T>() for the plan's rounding kMode and input type T

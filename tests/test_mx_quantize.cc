@@ -350,12 +350,34 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
           QuantizeOptions o;
           o.dst_type = t, o.axis = 0;
           o.round_mode = mode == RoundMode::kRint ? "rint" : "round";
+          o.threads = 1;
           const Error err = quantize({rawT.data(), in_type, shapeT}, {y.data(), t, shapeT}, {s.data(), DType::kFloat8E8M0, sshapeT}, o);
           ASSERT_TRUE(err.ok()) << err.message;
           for (size_t i = 0; i < rawT.size(); ++i) {
             ASSERT_EQ(CodeAt(y, t, i), wantT[i]) << "pattern 0x" << std::hex << rawT[i] << " in column " << std::dec << i % cols;
           }
           for (int64_t j = 0; j < cols; ++j) ASSERT_EQ(s[static_cast<size_t>(2 * j)], want_scalesT[static_cast<size_t>(j)]);
+          // float16 -> FP8 both ways (the inner-axis kernel's choice from a call's first 8192
+          // inputs, ManySubnormal16): the same columns behind a block of zeros (EncodeFp8 and its
+          // flag) and behind one of subnormal inputs (every pair by EncodeFp8Normalized first).
+          for (const bool subnormal : {false, true}) {
+            if (bf || BitsOf(t) != 8) break;
+            std::vector<uint16_t> behind(2 * rawT.size(), 0);
+            for (size_t i = 0; i < rawT.size(); ++i) {
+              if (subnormal) behind[i] = static_cast<uint16_t>(i % 1023 + 1);
+              behind[rawT.size() + i] = rawT[i];
+            }
+            const std::vector<int64_t> shape2 = {64, cols};
+            int64_t storage2[8];
+            const auto sshape2 = scale_shape(shape2, 0, 32, storage2);
+            std::vector<uint8_t> y2(storage_bytes(t, behind.size())), s2(static_cast<size_t>(2 * cols));
+            const Error err2 = quantize({behind.data(), in_type, shape2}, {y2.data(), t, shape2}, {s2.data(), DType::kFloat8E8M0, sshape2}, o);
+            ASSERT_TRUE(err2.ok()) << err2.message;
+            for (size_t i = 0; i < rawT.size(); ++i) {
+              ASSERT_EQ(CodeAt(y2, t, rawT.size() + i), wantT[i]) << (subnormal ? "behind subnormal inputs" : "behind zeros") << ": pattern 0x"
+                                                                  << std::hex << rawT[i] << " in column " << std::dec << i % cols;
+            }
+          }
         }
       }
     }

@@ -27,8 +27,8 @@ namespace {
 // tile's rows. A tile's last partial vector is read from a zero-padded copy. Tiles start at
 // multiples of kTile, so FP4/FP6 rows pack into whole bytes (validation makes post even for FP4
 // and a multiple of 4 for FP6).
-template <ElemFormat F, RoundMode kMode, typename T>
-void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
+template <ElemFormat F, RoundMode kMode, bool kNormalizedFirst, typename T>
+HWY_NOINLINE void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
   const ScalableTag<int32_t> di;
   const RebindToFloat<decltype(di)> df;
   const int64_t N = static_cast<int64_t>(Lanes(di));
@@ -227,6 +227,10 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
           if constexpr (F.bits == 8) {
             auto fp8_pair = [&](int64_t c) __attribute__((always_inline)) {  // the codes of the 2L columns from c
               prefetch_next(flat + c, 2 * L * int64_t{sizeof(T)});
+              if constexpr (kNormalizedFirst) {
+                return EncodeFp8PairNormalized<F>(d16, LoadU(d16, x16 + c), LoadU(d16, kdk16 + c), LoadU(d16, x16 + c + L), LoadU(d16, kdk16 + c + L),
+                                                  [&]() { return Bytes2(d16, encode(c), encode(c + L)); });
+              }
               return EncodeFp8Pair<F, T>(d16, LoadU(d16, x16 + c), LoadU(d16, kdk16 + c), LoadU(d16, lo16 + c), LoadU(d16, width16 + c),
                                          LoadU(d16, x16 + c + L), LoadU(d16, kdk16 + c + L), LoadU(d16, lo16 + c + L),
                                          LoadU(d16, width16 + c + L), [&]() { return Bytes2(d16, encode(c), encode(c + L)); });
@@ -301,7 +305,13 @@ void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
 }  // namespace
 
 void MxQuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g1) {
-  QuantizeAs(p, [&]<ElemFormat F, RoundMode kMode, typename T>() { QuantizeInner<F, kMode, T>(p, g0, g1); });
+  QuantizeAs(p, [&]<ElemFormat F, RoundMode kMode, typename T>() {
+    if constexpr (kChooseNormalized<F, T>) {
+      const int64_t nb = (p.dim + p.blocksize - 1) / p.blocksize, begin = (g0 / nb * p.dim + g0 % nb * p.blocksize) * p.post;
+      if (ManySubnormal16<F>(static_cast<const T*>(p.x) + begin, p.pre * p.dim * p.post - begin)) return QuantizeInner<F, kMode, true, T>(p, g0, g1);
+    }
+    QuantizeInner<F, kMode, false, T>(p, g0, g1);
+  });
 }
 
 }  // namespace accelmath::HWY_NAMESPACE

@@ -460,9 +460,9 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 // (-100, 100) unchanged (about 1950).
 // Specials (where r = 0, tested once per vector; C23 F.10.1.15): integers -> +-0 with sign bit
 // bit1(n mod 4) xor sign(x) (tanpi(n) = +0 for positive even n, -0 for positive odd n, the mirror
-// for negative n, |x| >= 2^24 -> +-0 with the sign of x; +-0 -> +-0 by the tiny lanes' formula); half-integers (n odd) ->
-// +inf for n mod 4 = 1, -inf for n mod 4 = 3 (tanpi(1/2) = +inf, tanpi(3/2) = -inf, tanpi(-1/2) =
-// -inf, tanpi(-3/2) = +inf). +-inf, NaN -> NaN (x - x).
+// for negative n, |x| >= 2^24 -> +-0 with the sign of x; +-0 -> +-0 by the tiny lanes' formula);
+// half-integers (n odd) -> +inf for n mod 4 = 1, -inf for n mod 4 = 3 (tanpi(1/2) = +inf,
+// tanpi(3/2) = -inf, tanpi(-1/2) = -inf, tanpi(-3/2) = +inf). +-inf, NaN -> NaN (x - x).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32(D d, V x) {
   const RebindToUnsigned<D> du;

@@ -728,9 +728,9 @@ HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeFp8Pair(D16 d16, Vec<D16> x0, Ve
   return Fp8Signs(d16, bytes, x0, x1);
 }
 
-// EncodeFp8Pair for float16 inputs with many subnormal ones (the last-axis kernel's kNormalizedFirst):
+// EncodeFp8Pair for float16 inputs with many subnormal ones (both kernels' kNormalizedFirst, below):
 // EncodeFp8Normalized for every pair, general() where it finds a lane in F's subnormal range. No
-// EncodeFp8 and no flag first: about 13 more operations a vector, but no branch that goes each way.
+// EncodeFp8 and no flag first: more operations a vector, but no branch that goes each way.
 template <ElemFormat F, class D16, class General>
 HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeFp8PairNormalized(D16 d16, Vec<D16> x0, Vec<D16> kdk0, Vec<D16> x1, Vec<D16> kdk1,
                                                                   const General& general) {

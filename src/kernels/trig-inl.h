@@ -454,10 +454,12 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 // exact), and reduce 1/4 in place of x, whose result they drop: x itself would send subnormal
 // numbers through the polynomial (r^3 z below 2^-126 from |x| < 2^-31), one microcode assist per
 // operation on x86. Each of the two parts runs only where the vector has such a lane, as does the
-// inf/NaN fix-up. The same bits as before on all 2^32 inputs (best target, AVX3 and AVX2 code
-// forced, SCALAR, on Zen 4); Zen 4, C ABI, 64K, AVX3_DL: subnormal x 380 -> 870 Melem/s, |x| in
-// [1e-30, 1e-20] 1.14x, [1e-12, 1e-8] 1.15x, |x| in [2^21, 1e30] 1.25x, one tiny lane in 16 1.19x,
-// (-100, 100) unchanged (about 1950).
+// inf/NaN fix-up. The same bits as before on all 2^32 inputs (AVX3, the AVX2 code and SCALAR, each
+// forced on a Zen 4). Zen 4, C ABI, 64K, best of 50 calls, Melem/s before -> after, AVX3 / the AVX2
+// code forced: subnormal x 370 -> 930-980 / 320-330 -> 410-430, |x| in [1e-30, 1e-20] 820 -> 950-1020
+// / 250-290 -> 440-460, [1e-12, 1e-8] 1150 -> 1310-1360 / 410 -> 870, |x| in [2^21, 1e30] 1140-1150 ->
+// 1390-1450 / 720-740 -> 790-830, one lane in 16 at 1e-10 1150 -> 1310-1360 / 660-800 -> 1100,
+// (-100, 100) 2230 / 1690 unchanged (within 1.5%). Unmeasured on Intel, where the assists cost most.
 // Specials (where r = 0, tested once per vector; C23 F.10.1.15): integers -> +-0 with sign bit
 // bit1(n mod 4) xor sign(x) (tanpi(n) = +0 for positive even n, -0 for positive odd n, the mirror
 // for negative n, |x| >= 2^24 -> +-0 with the sign of x; +-0 -> +-0 by the tiny lanes' formula);

@@ -752,7 +752,10 @@ HWY_INLINE Vec<Repartition<uint8_t, D16>> EncodeFp8PairNormalized(D16 d16, Vec<D
 // of sigma 2^-6 / 2^-7 / 2^-9 (shares 0.31% / 0.62% / 2.5%), against EncodeFp8 for all: 1.11x /
 // 1.40x / 1.52x with AVX3_DL; the AVX2 code (forced there), whose Normalized16 costs more (0.87x at
 // 2^-6 when chosen there), 1.01x / 1.62x at 2^-7 / 2^-9. Sigma 2^-5 (0.16%) and bench_mx's inputs
-// (about 0.16%) keep EncodeFp8.
+// (about 0.16%) keep EncodeFp8. The shares are those measured crossovers: with 1 in 640 AVX3_DL took
+// the normalized encoder at 2^-5 and ran 0.96-0.98x there, and the AVX2 code's crossover lay between
+// 2^-6 (0.87x) and 2^-7 (1.06x). 8192 inputs put about 20 subnormal ones in the sample at the
+// AVX-512 share, counted in a few hundred cycles, against some 9 million for 16M inputs.
 constexpr int64_t kSubnormalSample = 8192, kSubnormalShare = HWY_MAX_BYTES >= 64 ? 400 : 200;
 template <ElemFormat F, typename T>
 constexpr bool kChooseNormalized = HWY_TARGET != HWY_SCALAR && F.bits == 8 && std::is_same_v<T, hwy::float16_t>;

@@ -3,6 +3,7 @@
 // exact values of sinpi/cospi/tanpi at every integer and half-integer a float can hold, C23's signs
 // there, and the Fresnel integrals' symmetry and tails.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <cmath>
 #include <cstdint>
@@ -101,6 +102,50 @@ TEST(Trig, PiFunctionsAreExactAtEveryLargeFloat) {
     ASSERT_EQ(Bits(c[i]), Bits(wc)) << "cospi(" << std::hexfloat << in[i] << ") = " << c[i];
     ASSERT_EQ(Bits(t[i]), Bits(wt)) << "tanpi(" << std::hexfloat << in[i] << ") = " << t[i];
   }
+}
+
+// Arguments whose binary64 fast-path result (SinCosPiDispatch in src/kernels/trig-inl.h) lies within
+// kSinPiMidWindow ulps of a float32 midpoint, where only its correctly rounded redo gets the float32
+// result right: found by running every float32 through the fast path alone and comparing with
+// the library's correctly rounded results (1268 such inputs for sinpi, all below 1 in magnitude;
+// 156 for cospi, 2^-14 to 1), one per binade picked here. Each is put in every lane of a vector of
+// ordinary arguments, on every compiled target and the scalar lane, and checked against the
+// oracle: correctly rounded (error <= 1/2 ulp), sincospi bit-identical to both.
+TEST(Trig, PiFunctionsRoundCorrectlyWhereTheFastPathCannotTell) {
+  const std::vector<std::uint32_t> hard_sin = {0x00a1fb1b, 0x3221fb1b, 0x35d7a054, 0x3e07ea64, 0x3e780a62,
+                                               0x3ee6405f, 0x3efbdc19, 0x3f5e0567, 0xbf605015};
+  const std::vector<std::uint32_t> hard_cos = {0x38a2f987, 0x39747646, 0x3e298c4f, 0x3e492cbb, 0x3e83facf,
+                                               0x3ef11467, 0x3f1fafeb, 0xbf21fa99};
+  std::vector<float> in;
+  for (const auto& hard : {hard_sin, hard_cos}) {
+    for (std::uint32_t h : hard) {
+      for (int lane = 0; lane < 16; ++lane) {
+        for (int i = 0; i < 16; ++i) in.push_back(i == lane ? FromBits(h) : 0.3f + 0.37f * static_cast<float>(i));
+      }
+    }
+  }
+  struct Reset {
+    ~Reset() { hwy::SetSupportedTargetsForTest(0); }
+  } reset;
+  int checked = 0;
+  for (const auto target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    std::vector<float> s(in.size()), c(in.size()), s2(in.size()), c2(in.size());
+    ASSERT_EQ(accelmath::sinpi(s, in), Status::kOk);
+    ASSERT_EQ(accelmath::cospi(c, in), Status::kOk);
+    ASSERT_EQ(accelmath::sincospi(s2, c2, in), Status::kOk);
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      ASSERT_LE(UlpError("sinpi", in[i], s[i]), 0.5) << "sinpi(" << std::hexfloat << in[i] << ") = " << s[i];
+      ASSERT_LE(UlpError("cospi", in[i], c[i]), 0.5) << "cospi(" << std::hexfloat << in[i] << ") = " << c[i];
+      ASSERT_EQ(Bits(s[i]), Bits(accelmath::scalar::sinpi(in[i]))) << std::hexfloat << in[i];
+      ASSERT_EQ(Bits(c[i]), Bits(accelmath::scalar::cospi(in[i]))) << std::hexfloat << in[i];
+      ASSERT_EQ(Bits(s2[i]), Bits(s[i])) << "sincospi(" << std::hexfloat << in[i] << ")";
+      ASSERT_EQ(Bits(c2[i]), Bits(c[i])) << "sincospi(" << std::hexfloat << in[i] << ")";
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 17 * 256);
 }
 
 // The same rules at the small integers and half-integers, where the reduction is not trivial.

@@ -307,8 +307,10 @@ TanPiFP = fit(lambda z: sqrt_or(z, lambda r: (mp.tan(PI * r) - PI * r) / r ** 3,
 err_tanpif = maxrel(lambda r: PI * r + r ** 3 * poly(TanPiFP, r * r), lambda r: mp.tan(PI * r), R_PI)
 assert err_tanpif < mp.mpf(2) ** -29, err_tanpif
 
-# sinpi, cospi, fast path: sin(pi r) = r Q(z) on |r| <= 1/2 (one polynomial: cospi(x) = sinpi(x + 1/2),
-# x + 1/2 exact in binary64). Its result y (binary64) is within E |y| of sin(pi r), E = the
+# sinpi, cospi, fast path: sin(pi r) = r Q(z) on |r| <= 1/2 (one polynomial: with m = rint(|x|), r =
+# (-1)^m (|x| - m) for sinpi; for cospi r = (-1)^m (1/2 - ||x| - m|), exact in binary64 where ||x| - m|
+# >= 2^-30, else rounded by at most 2^-55, which moves cos(pi x) ~ 1 by below pi^2 2^-85, far under
+# E). Its result y (binary64) is within E |y| of sin(pi r), E = the
 # polynomial's error plus the evaluation's roundings (z, 6 fmas, 1 product: below 12 2^-53); y
 # rounds to float32 correctly unless it lies within E |y| < E 2^53 ulp(y) of a float32 midpoint:
 # kernels test the low 29 bits of bits(y) against the midpoint pattern 2^28 with a window of

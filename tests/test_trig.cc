@@ -106,11 +106,11 @@ TEST(Trig, PiFunctionsAreExactAtEveryLargeFloat) {
 
 // Arguments whose binary64 fast-path result (SinCosPiDispatch in src/kernels/trig-inl.h) lies within
 // kSinPiMidWindow ulps of a float32 midpoint, where only its correctly rounded redo gets the float32
-// result right: found by running every float32 through the fast path alone and comparing with
-// the library's correctly rounded results (1268 such inputs for sinpi, all below 1 in magnitude;
-// 156 for cospi, 2^-14 to 1), one per binade picked here. Each is put in every lane of a vector of
-// ordinary arguments, on every compiled target and the scalar lane, and checked against the
-// oracle: correctly rounded (error <= 1/2 ulp), sincospi bit-identical to both.
+// result right: found by running every float32 through the fast path alone and comparing with the
+// library's correctly rounded results (1268 such inputs for sinpi, all below 1 in magnitude; 156
+// for cospi, 2^-14 to 1); nine and eight of them, from the smallest to near 1, here. Each is put in
+// every lane of a vector of ordinary arguments, on every compiled target and the scalar lane, and
+// checked against the oracle: correctly rounded (error <= 1/2 ulp), sincospi bit-identical to both.
 TEST(Trig, PiFunctionsRoundCorrectlyWhereTheFastPathCannotTell) {
   const std::vector<std::uint32_t> hard_sin = {0x00a1fb1b, 0x3221fb1b, 0x35d7a054, 0x3e07ea64, 0x3e780a62,
                                                0x3ee6405f, 0x3efbdc19, 0x3f5e0567, 0xbf605015};

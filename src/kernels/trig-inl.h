@@ -795,8 +795,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Tan(D d, V x) {
 //   same on all 2^32 inputs with AVX3, the AVX2 code and SCALAR).
 //   Speed of the float32-lane fast path against that binary64-lane one (reduction, range test and
 //   sign in binary64 lanes, 8 per AVX-512 vector, and a midpoint test per binary64 vector), on
-//   Zen 4 at 64K through the C ABI, |x| < 100: AVX3 1.15x, the AVX2 code forced there 1.35x (cospi
-//   0.99x / 1.12x, sincospi 1.17x / 1.54x; docs/performance.md, Trig and Fresnel).
+//   Zen 4, bench_math at 64K, |x| < 100: AVX3 1.17x, the AVX2 code forced there 1.37x (cospi
+//   0.98x / 1.09x, sincospi 1.17x / 1.48x; docs/performance.md, Trig and Fresnel).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinPi(D d, V x) {
   V unused;

@@ -21,13 +21,14 @@
 // exactly and each result rounded to float32 once (DemoteTo).
 //   sinpi, cospi (correctly rounded): a fast path, m = rint(|x|) and r = (-1)^m (|x| - m) exactly
 //   in float32 lanes, then in binary64 sin(pi r) (cospi: sin(pi h), h = (-1)^m (1/2 - |r|)) by one
-//   odd polynomial of degree 13 on |r| <= 1/2; a vector with a lane whose binary64 result lies
-//   within kSinPiMidWindow ulps of a float32 midpoint (about 2^-17 of the lanes), or outside
-//   2^-126 <= |x| < 2^23, takes the correctly rounded path instead: x = n/2 + r exactly (n =
-//   rint(2x), |r| <= 1/4; |x| >= 2^24 is an even integer: r = 0), sin(pi r) and cos(pi r) as
+//   odd polynomial of degree 13 on |r| <= 1/2 (lanes with |x| >= 2^23, inf or NaN set to 0 there
+//   and given their exact results after, where a vector has such a lane); a vector with a lane
+//   whose binary64 result lies within kSinPiMidWindow ulps of a float32 midpoint (about 2^-17 of
+//   the lanes), or a subnormal lane, takes the correctly rounded path instead: x = n/2 + r exactly
+//   (n = rint(2x), |r| <= 1/4; |x| >= 2^24 is an even integer: r = 0), sin(pi r) and cos(pi r) as
 //   double-doubles (the two leading terms' products exact by fma; r has at most 24 bits so r^2 is
 //   exact), hi + lo rounded to odd in binary64 so that the final rounding to float32 is the
-//   correct one. Both paths round correctly: every lane's float32 result is the same either way.
+//   correct one. Every path rounds correctly: every lane's float32 result is the same either way.
 // No per-lane branches: every lane runs the same operations; special values are written last
 // with masks (a vector whose lanes are all ordinary skips that step as a whole). Only correctly
 // rounded IEEE operations, integer/bit operations, selects, table gathers and permutes, in a fixed order:
@@ -614,7 +615,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosPiImpl(D d, V x, V& cospi_out) {
 // The whole float32 vector through SinCosPiImpl, each half widened exactly (the whole vector on the
 // one-lane targets), each binary64 result rounded to float32 once; out of line, as SinCosF32Slow.
 template <int kWant, class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE V SinCosPiSlow(D d, V x, V& cospi_out) {
+ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE V SinCosPiExact(D d, V x, V& cospi_out) {
   if constexpr (MaxLanes(D()) == 1) {
     const Rebind<double, D> dd;
     auto c = Zero(dd);
@@ -668,61 +669,99 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void SinCosPiFastF64(DD dd, VD r, VD rc, 
   }
 }
 
+// The fast path of sinpi and/or cospi, for float32 lanes with 2^-126 <= |x| < 2^23 or x = +-0: a =
+// |x|, kd = a + 2^23 rounds to m = rint(a) (exact below 2^23: a tie goes to the even m, and 2^23 -
+// 1/2 to 2^23), (-1)^m from bit 0 of bits(kd); r = (a xor (-1)^m) - (m xor (-1)^m), exact (|a - m|
+// <= 1/2, a multiple of a's ulp), +0 where a = m; rc = |a - m| with the sign (-1)^m. Then each half
+// of the vector widened exactly to binary64 (the whole vector on the one-lane targets),
+// SinCosPiFastF64, and one NearMidpoint test for the whole vector on the low 32-bit words of its
+// binary64 results (gathered by ConcatEven); sinpi gets x's sign after rounding to float32. False
+// (ys, yc unset) where a lane is near a float32 midpoint.
+template <int kWant, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool SinCosPiFast(D d, V x, V& ys, V& yc) {
+  const RebindToUnsigned<D> du;
+  const V a = Abs(x);
+  const V shift = Set(d, 0x1p23f);
+  const V kd = Add(a, shift);
+  const V m = Sub(kd, shift);
+  const auto ps = ShiftLeft<31>(BitCast(du, kd));
+  V r = x, rc = x;
+  if constexpr ((kWant & kWantSin) != 0) r = Sub(XorSign(d, a, ps), XorSign(d, m, ps));
+  if constexpr ((kWant & kWantCos) != 0) rc = XorSign(d, Abs(Sub(a, m)), ps);
+  if constexpr (MaxLanes(D()) == 1) {
+    const Rebind<double, D> dd;
+    const RebindToUnsigned<decltype(dd)> du64;
+    auto s = Zero(dd), c = Zero(dd);
+    SinCosPiFastF64<kWant>(dd, PromoteTo(dd, r), PromoteTo(dd, rc), s, c);
+    auto near = Lt(Zero(du64), Zero(du64));
+    if constexpr ((kWant & kWantSin) != 0) near = NearMidpoint(du64, BitCast(du64, s));
+    if constexpr ((kWant & kWantCos) != 0) near = Or(near, NearMidpoint(du64, BitCast(du64, c)));
+    if (!AllFalse(du64, near)) return false;
+    ys = DemoteTo(d, s);
+    yc = DemoteTo(d, c);
+  } else {
+    const Half<D> dh;
+    const Rebind<double, decltype(dh)> dd;
+    auto sl = Zero(dd), su = Zero(dd), cl = Zero(dd), cu = Zero(dd);
+    SinCosPiFastF64<kWant>(dd, PromoteTo(dd, LowerHalf(dh, r)), PromoteTo(dd, LowerHalf(dh, rc)), sl, cl);
+    SinCosPiFastF64<kWant>(dd, PromoteTo(dd, UpperHalf(dh, r)), PromoteTo(dd, UpperHalf(dh, rc)), su, cu);
+    auto low32 = [&](auto lo, auto hi) { return ConcatEven(du, BitCast(du, hi), BitCast(du, lo)); };
+    auto near = Lt(Zero(du), Zero(du));
+    if constexpr (kWant == kWantSin) near = NearMidpoint(du, low32(sl, su));
+    else if constexpr (kWant == kWantCos) near = NearMidpoint(du, low32(cl, cu));
+    else near = Or(NearMidpoint(du, low32(sl, su)), NearMidpoint(du, low32(cl, cu)));
+    if (!AllFalse(du, near)) return false;
+    ys = Combine(d, DemoteTo(dh, su), DemoteTo(dh, sl));
+    yc = Combine(d, DemoteTo(dh, cu), DemoteTo(dh, cl));
+  }
+  ys = XorSign(d, ys, And(BitCast(du, x), Set(du, 0x80000000u)));
+  return true;
+}
+
+// A vector with a lane outside the fast path's range test (+-0, subnormal, |x| >= 2^23, inf or NaN),
+// out of line: where no lane is subnormal, SinCosPiFast on x with the lanes |x| >= 2^23, inf and NaN
+// replaced by 0, and their results written after: such a finite x is an integer (even from 2^24),
+// sinpi +-0 with x's sign, cospi (-1)^x; inf and NaN give NaN (x - x). Otherwise, or where a lane is
+// near a midpoint, SinCosPiExact. Against the binary64-lane fast path before it (which took |x| up
+// to 2^24 and sent the rest to SinCosPiImpl per binary64 vector), Zen 4, C ABI, 64K, sinpi with
+// AVX3 / the AVX2 code forced there: |x| log-uniform in [1, 1e8] (13% of the lanes from 2^23 up)
+// 1.67x / 1.65x, in [1, 1e30] 2.19x / 2.49x, one zero in ten elements of (-100, 100) 1.78x / 1.65x;
+// cospi on [1, 1e8] 1.25x / 1.28x. Through SinCosPiExact, as first written, [1, 1e8] ran 0.74x.
+template <int kWant, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE V SinCosPiWide(D d, V x, V& cospi_out) {
+  const RebindToUnsigned<D> du;
+  const V a = Abs(x);
+  const auto small = Lt(a, Set(d, 0x1p23f));  // false for inf and NaN too
+  const auto subnormal = And(Lt(a, Set(d, 0x1p-126f)), Gt(a, Zero(d)));
+  V ys = x, yc = x;
+  if (AllFalse(d, subnormal) && SinCosPiFast<kWant>(d, IfThenElseZero(small, x), ys, yc)) {
+    const auto finite = Lt(a, Set(d, std::numeric_limits<float>::infinity()));
+    const V nan = Sub(x, x);
+    if constexpr ((kWant & kWantSin) != 0) {
+      ys = IfThenElse(small, ys, IfThenElse(finite, BitCast(d, And(BitCast(du, x), Set(du, 0x80000000u))), nan));
+    }
+    if constexpr ((kWant & kWantCos) != 0) {
+      const auto odd = And(Lt(a, Set(d, 0x1p24f)), RebindMask(d, Eq(And(BitCast(du, a), Set(du, 1u)), Set(du, 1u))));
+      const V one = Set(d, 1.0f);
+      cospi_out = IfThenElse(small, yc, IfThenElse(finite, IfThenElse(odd, Neg(one), one), nan));
+    }
+    return ys;
+  }
+  return SinCosPiExact<kWant>(d, x, cospi_out);
+}
+
 // sinpi and/or cospi of float32 lanes, correctly rounded (kWant: kWantSin | kWantCos; the results
-// are bit-identical whichever are wanted; cospi's in cospi_out).
-// Fast path, where every lane has 2^-126 <= |x| < 2^23 (one range test per vector), in float32
-// lanes: a = |x|, kd = a + 2^23 rounds to m = rint(a) (exact below 2^23: a tie goes to the even m,
-// and 2^23 - 1/2 to 2^23), (-1)^m from bit 0 of bits(kd); r = (a xor (-1)^m) - (m xor (-1)^m),
-// exact (|a - m| <= 1/2, a multiple of a's ulp), +0 where a = m; rc = |a - m| with the sign (-1)^m.
-// Then each half of the vector widened exactly to binary64 (the whole vector on the one-lane
-// targets), SinCosPiFastF64, and one NearMidpoint test for the whole vector on the low 32-bit
-// words of its binary64 results (gathered by ConcatEven); sinpi gets x's sign after rounding to
-// float32. A vector with a lane near a float32 midpoint, or outside that range, takes SinCosPiSlow
-// (the correctly rounded SinCosPiImpl). Both paths round correctly, so every lane's float32 result
-// is the same either way.
+// are bit-identical whichever are wanted; cospi's in cospi_out): SinCosPiFast where every lane has
+// 2^-126 <= |x| < 2^23 (one range test per vector), SinCosPiWide where a lane is outside, and
+// SinCosPiExact (the correctly rounded SinCosPiImpl) where a lane is near a float32 midpoint. Every
+// path rounds correctly, so every lane's float32 result is the same whichever the vector takes.
 template <int kWant, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosPiDispatch(D d, V x, V& cospi_out) {
-  const RebindToUnsigned<D> du;
-  if (AllAbsIn<0x00800000u << 1, 0x4B000000u << 1>(d, x)) {  // 2^-126 <= |x| < 2^23
-    const V a = Abs(x);
-    const V shift = Set(d, 0x1p23f);
-    const V kd = Add(a, shift);
-    const V m = Sub(kd, shift);
-    const auto ps = ShiftLeft<31>(BitCast(du, kd));
-    V r = x, rc = x;
-    if constexpr ((kWant & kWantSin) != 0) r = Sub(XorSign(d, a, ps), XorSign(d, m, ps));
-    if constexpr ((kWant & kWantCos) != 0) rc = XorSign(d, Abs(Sub(a, m)), ps);
-    V ys = x, yc = x;
-    if constexpr (MaxLanes(D()) == 1) {
-      const Rebind<double, D> dd;
-      const RebindToUnsigned<decltype(dd)> du64;
-      auto s = Zero(dd), c = Zero(dd);
-      SinCosPiFastF64<kWant>(dd, PromoteTo(dd, r), PromoteTo(dd, rc), s, c);
-      auto near = Lt(Zero(du64), Zero(du64));
-      if constexpr ((kWant & kWantSin) != 0) near = NearMidpoint(du64, BitCast(du64, s));
-      if constexpr ((kWant & kWantCos) != 0) near = Or(near, NearMidpoint(du64, BitCast(du64, c)));
-      if (!AllFalse(du64, near)) return SinCosPiSlow<kWant>(d, x, cospi_out);
-      ys = DemoteTo(d, s);
-      yc = DemoteTo(d, c);
-    } else {
-      const Half<D> dh;
-      const Rebind<double, decltype(dh)> dd;
-      auto sl = Zero(dd), su = Zero(dd), cl = Zero(dd), cu = Zero(dd);
-      SinCosPiFastF64<kWant>(dd, PromoteTo(dd, LowerHalf(dh, r)), PromoteTo(dd, LowerHalf(dh, rc)), sl, cl);
-      SinCosPiFastF64<kWant>(dd, PromoteTo(dd, UpperHalf(dh, r)), PromoteTo(dd, UpperHalf(dh, rc)), su, cu);
-      auto low32 = [&](auto lo, auto hi) { return ConcatEven(du, BitCast(du, hi), BitCast(du, lo)); };
-      auto near = Lt(Zero(du), Zero(du));
-      if constexpr (kWant == kWantSin) near = NearMidpoint(du, low32(sl, su));
-      else if constexpr (kWant == kWantCos) near = NearMidpoint(du, low32(cl, cu));
-      else near = Or(NearMidpoint(du, low32(sl, su)), NearMidpoint(du, low32(cl, cu)));
-      if (!AllFalse(du, near)) return SinCosPiSlow<kWant>(d, x, cospi_out);
-      ys = Combine(d, DemoteTo(dh, su), DemoteTo(dh, sl));
-      yc = Combine(d, DemoteTo(dh, cu), DemoteTo(dh, cl));
-    }
-    if constexpr ((kWant & kWantCos) != 0) cospi_out = yc;
-    return XorSign(d, ys, And(BitCast(du, x), Set(du, 0x80000000u)));
-  }
-  return SinCosPiSlow<kWant>(d, x, cospi_out);
+  if (!AllAbsIn<0x00800000u << 1, 0x4B000000u << 1>(d, x)) return SinCosPiWide<kWant>(d, x, cospi_out);  // 2^-126, 2^23
+  V ys = x, yc = x;
+  if (!SinCosPiFast<kWant>(d, x, ys, yc)) return SinCosPiExact<kWant>(d, x, cospi_out);
+  if constexpr ((kWant & kWantCos) != 0) cospi_out = yc;
+  return ys;
 }
 
 }  // namespace trig_impl
@@ -781,14 +820,14 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Tan(D d, V x) {
 }
 
 // SinPi(d, x) = sin(pi x), correctly rounded (float32 lanes; SinCosPiDispatch).
-//   Fast path (every lane 2^-126 <= |x| < 2^23): a = |x|, m = rint(a), r = (-1)^m (a - m) exact in
-//   float32, |r| <= 1/2; widened to binary64, sin(pi a) = r Q(r^2) (kSinPiFastPoly, degree 13, error
-//   with roundings 2^-43.8), rounded to float32, the sign of x put back. Where a lane's result is
-//   within kSinPiMidWindow (2048) binary64 ulps of a float32 midpoint, or outside that range, the
-//   vector takes SinCosPiImpl in binary64 lanes: x = n/2 + r exactly, |r| <= 1/4 (|x| >= 2^24:
-//   r = 0, n = 0); sin(pi r), cos(pi r) as double-doubles (SinCosPiPoly: kSinPiS1Hi/Lo,
-//   kSinPiS3Hi/Lo and kSinPiPoly, rel. error 2^-68.2; kCosPiC2Hi/Lo and kCosPiPoly, 2^-68.3),
-//   picked by n mod 4, rounded to odd in binary64.
+//   Fast path (lanes with 2^-126 <= |x| < 2^23 or +-0; |x| >= 2^23, inf, NaN written after): a = |x|,
+//   m = rint(a), r = (-1)^m (a - m) exact in float32, |r| <= 1/2; widened to binary64, sin(pi a) =
+//   r Q(r^2) (kSinPiFastPoly, degree 13, error with roundings 2^-43.8), rounded to float32, the sign
+//   of x put back. Where a lane's result is within kSinPiMidWindow (2048) binary64 ulps of a float32
+//   midpoint, or a lane is subnormal, the vector takes SinCosPiImpl in binary64 lanes: x = n/2 + r
+//   exactly, |r| <= 1/4 (|x| >= 2^24: r = 0, n = 0); sin(pi r), cos(pi r) as double-doubles
+//   (SinCosPiPoly: kSinPiS1Hi/Lo, kSinPiS3Hi/Lo and kSinPiPoly, rel. error 2^-68.2; kCosPiC2Hi/Lo
+//   and kCosPiPoly, 2^-68.3), picked by n mod 4, rounded to odd in binary64.
 //   Specials: sinpi(+-n) = +-0 for integers n (also +-0 and |x| >= 2^23), +-inf, NaN -> NaN.
 //   Measured: max 0.500000 ulp; 100.000000% correctly rounded (`accelmath sweep sinpi --threads 2`,
 //   all 2^32 inputs, 79 s, with the binary64-lane fast path this one replaced; its results are the
@@ -796,7 +835,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Tan(D d, V x) {
 //   Speed of the float32-lane fast path against that binary64-lane one (reduction, range test and
 //   sign in binary64 lanes, 8 per AVX-512 vector, and a midpoint test per binary64 vector), on
 //   Zen 4, bench_math at 64K, |x| < 100: AVX3 1.17x, the AVX2 code forced there 1.37x (cospi
-//   0.98x / 1.09x, sincospi 1.17x / 1.48x; docs/performance.md, Trig and Fresnel).
+//   0.98x / 1.09x, sincospi 1.17x / 1.48x; docs/performance.md, Trig and Fresnel); inputs with
+//   zeros or lanes from 2^23 up: SinCosPiWide.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinPi(D d, V x) {
   V unused;

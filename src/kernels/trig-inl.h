@@ -460,7 +460,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 // code forced: subnormal x 370 -> 930-980 / 320-330 -> 410-430, |x| in [1e-30, 1e-20] 820 -> 950-1020
 // / 250-290 -> 440-460, [1e-12, 1e-8] 1150 -> 1310-1360 / 410 -> 870, |x| in [2^21, 1e30] 1140-1150 ->
 // 1390-1450 / 720-740 -> 790-830, one lane in 16 at 1e-10 1150 -> 1310-1360 / 660-800 -> 1100,
-// (-100, 100) 2230 / 1690 unchanged (within 1.5%). Unmeasured on Intel, where the assists cost most.
+// (-100, 100) 2230 / 1690 unchanged (within 1.5%). Unmeasured on Intel, where the assists cost most,
+// and on a CPU whose best target is AVX2.
 // Specials (where r = 0, tested once per vector; C23 F.10.1.15): integers -> +-0 with sign bit
 // bit1(n mod 4) xor sign(x) (tanpi(n) = +0 for positive even n, -0 for positive odd n, the mirror
 // for negative n, |x| >= 2^24 -> +-0 with the sign of x; +-0 -> +-0 by the tiny lanes' formula);
@@ -697,8 +698,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool SinCosPiFast(D d, V x, V& ys, V& yc)
     if constexpr ((kWant & kWantSin) != 0) near = NearMidpoint(du64, BitCast(du64, s));
     if constexpr ((kWant & kWantCos) != 0) near = Or(near, NearMidpoint(du64, BitCast(du64, c)));
     if (!AllFalse(du64, near)) return false;
-    ys = DemoteTo(d, s);
-    yc = DemoteTo(d, c);
+    if constexpr ((kWant & kWantSin) != 0) ys = DemoteTo(d, s);
+    if constexpr ((kWant & kWantCos) != 0) yc = DemoteTo(d, c);
   } else {
     const Half<D> dh;
     const Rebind<double, decltype(dh)> dd;
@@ -711,10 +712,10 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool SinCosPiFast(D d, V x, V& ys, V& yc)
     else if constexpr (kWant == kWantCos) near = NearMidpoint(du, low32(cl, cu));
     else near = Or(NearMidpoint(du, low32(sl, su)), NearMidpoint(du, low32(cl, cu)));
     if (!AllFalse(du, near)) return false;
-    ys = Combine(d, DemoteTo(dh, su), DemoteTo(dh, sl));
-    yc = Combine(d, DemoteTo(dh, cu), DemoteTo(dh, cl));
+    if constexpr ((kWant & kWantSin) != 0) ys = Combine(d, DemoteTo(dh, su), DemoteTo(dh, sl));
+    if constexpr ((kWant & kWantCos) != 0) yc = Combine(d, DemoteTo(dh, cu), DemoteTo(dh, cl));
   }
-  ys = XorSign(d, ys, And(BitCast(du, x), Set(du, 0x80000000u)));
+  if constexpr ((kWant & kWantSin) != 0) ys = XorSign(d, ys, And(BitCast(du, x), Set(du, 0x80000000u)));
   return true;
 }
 
@@ -726,7 +727,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool SinCosPiFast(D d, V x, V& ys, V& yc)
 // to 2^24 and sent the rest to SinCosPiImpl per binary64 vector), Zen 4, C ABI, 64K, sinpi with
 // AVX3 / the AVX2 code forced there: |x| log-uniform in [1, 1e8] (13% of the lanes from 2^23 up)
 // 1.67x / 1.65x, in [1, 1e30] 2.19x / 2.49x, one zero in ten elements of (-100, 100) 1.78x / 1.65x;
-// cospi on [1, 1e8] 1.25x / 1.28x. Through SinCosPiExact, as first written, [1, 1e8] ran 0.74x.
+// cospi on [1, 1e8] 1.25x / 1.28x. Through SinCosPiExact, as first written, [1, 1e8] ran 0.74x
+// (AVX3). Unmeasured on Intel and on a CPU whose best target is AVX2.
 template <int kWant, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE V SinCosPiWide(D d, V x, V& cospi_out) {
   const RebindToUnsigned<D> du;
@@ -836,7 +838,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V Tan(D d, V x) {
 //   sign in binary64 lanes, 8 per AVX-512 vector, and a midpoint test per binary64 vector), on
 //   Zen 4, bench_math at 64K, |x| < 100: AVX3 1.17x, the AVX2 code forced there 1.37x (cospi
 //   0.98x / 1.09x, sincospi 1.17x / 1.48x; docs/performance.md, Trig and Fresnel); inputs with
-//   zeros or lanes from 2^23 up: SinCosPiWide.
+//   zeros or lanes from 2^23 up: SinCosPiWide. Unmeasured on Intel and on a CPU whose best target
+//   is AVX2.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinPi(D d, V x) {
   V unused;

@@ -151,6 +151,61 @@ TEST(Trig, PiFunctionsRoundCorrectlyWhereTheFastPathCannotTell) {
   EXPECT_GE(checked, 19 * 256);
 }
 
+// Zeros and tiny arguments among ordinary ones, no huge, infinite or NaN lane: the vectors that
+// sin, cos, sincos and tan take through their middle tier (the fast body with the tiny lanes zeroed,
+// x written back for sin and tan) and tanpi through its fast path (zeros reduce to r = 0); and a
+// huge, infinite or NaN lane among ordinary ones, which that tier's one test must leave to the slow
+// path. Each special goes in every lane of a vector of ordinary arguments, on every compiled target: each lane
+// against the scalar lane and the oracle, zeros' signs kept (sin, tan, tanpi odd; cos = 1), and sin x
+// = tan x = x below 2^-12.
+TEST(Trig, ZeroAndTinyLanesAmongOrdinaryOnes) {
+  const std::vector<float> special = {0.0f, -0.0f, 0x1p-149f, -0x1p-149f, 0x1p-126f, 0x1.fffffep-13f,
+                                      -0x1.fffffep-13f, 0x1p-12f, -0x1p-13f, 0x1p-21f, -0x1.fffffep-21f, 0x1p-20f,
+                                      // must not enter the middle tier (their test bits wrap round):
+                                      0x1p120f, -3.4e38f, kInf, -kInf, NAN};
+  std::vector<float> in;
+  for (float v : special) {
+    for (int lane = 0; lane < 16; ++lane) {
+      for (int i = 0; i < 16; ++i) in.push_back(i == lane ? v : (i % 2 ? -0.3f : 0.3f) * static_cast<float>(i + 1));
+    }
+  }
+  struct Reset {
+    ~Reset() { hwy::SetSupportedTargetsForTest(0); }
+  } reset;
+  int checked = 0;
+  for (const auto target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    std::vector<float> sc(in.size()), cc(in.size());
+    ASSERT_EQ(accelmath::sincos(sc, cc, in), Status::kOk);
+    for (const char* name : {"sin", "cos", "tan", "tanpi"}) {
+      const auto* f = accelmath::find_function(name);
+      ASSERT_NE(f, nullptr) << name;
+      const bool is_cos = name == std::string("cos");
+      std::vector<float> y(in.size());
+      ASSERT_EQ(ArrayOf(*f, y, in, in.size()), Status::kOk);
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        const float x = in[i];
+        ASSERT_EQ(Bits(y[i]), Bits(ScalarOf(*f, x))) << name << "(" << std::hexfloat << x << ") lane " << i % 16;
+        ASSERT_LE(UlpError(name, x, y[i]), f->bound_ulp) << name << "(" << std::hexfloat << x << ") = " << y[i];
+        if (x == 0) {
+          ASSERT_EQ(Bits(y[i]), Bits(is_cos ? 1.0f : x)) << name << "(" << std::hexfloat << x << ")";
+        }
+        if (std::fabs(x) < 0x1p-12f && name != std::string("tanpi")) {
+          ASSERT_EQ(Bits(y[i]), Bits(is_cos ? 1.0f : x)) << name << "(" << std::hexfloat << x << ")";
+        }
+        if (name == std::string("sin")) {
+          ASSERT_EQ(Bits(sc[i]), Bits(y[i])) << "sincos(" << std::hexfloat << x << ")";
+        } else if (is_cos) {
+          ASSERT_EQ(Bits(cc[i]), Bits(y[i])) << "sincos(" << std::hexfloat << x << ")";
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 4 * 17 * 256);
+}
+
 // The same rules at the small integers and half-integers, where the reduction is not trivial.
 TEST(Trig, PiFunctionsAtSmallIntegersAndHalfIntegers) {
   for (int k = -4000; k <= 4000; ++k) {

@@ -7,8 +7,10 @@
 // and signed by k mod 4; tan: one polynomial for tan r as a float32 pair, -1/tan by one division and
 // a correction for odd k.
 // The reduction: where every lane of the vector has 2^-12 <= |x| < kTrigF32Limit (2^8), float32
-// Cody-Waite with exact steps (ReduceF32); otherwise lanes below 2^-12 reduce 0 instead and take x
-// (sin, tan) or 1 (cos) at the end (kTrigTiny), and, where the vector has one, lanes with 2^8 <= |x| < inf
+// Cody-Waite with exact steps (ReduceF32); otherwise lanes below 2^-12 (zeros included) reduce 0
+// instead and take x (sin, tan) or 1 (cos) at the end (kTrigTiny); where no lane is 2^8 or more, inf
+// or NaN, that is all (the middle tier: the fast path's code with those lanes zeroed, inline), else
+// (the slow path) where the vector has one, lanes with 2^8 <= |x| < inf
 // get their (k mod 4, hi, lo) from Payne-Hanek in binary64 (HugeReduce, off the fast path: each half of
 // the vector widened exactly; x = m 2^e, m a 24-bit integer shifted by up to 15 bits, times one of
 // eight 104-bit windows of 2/pi mod 4 held in two doubles and picked by a register permute, the
@@ -291,6 +293,30 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool AllAbsIn(D, V x) {
   return AllTrue(di, Lt(BitCast(di, u), Set(di, static_cast<int32_t>(0x80000000u + (kHi - kLo)))));
 }
 
+// AllAbsIn's u, signed: lanes with lo <= |x| < hi have u in [-2^31, -2^31 + kHi - kLo); lanes with
+// |x| < lo (zeros included) have u in [2^31 - kLo, 2^31), and no other lane does (from |x| >= hi up,
+// u rises from -2^31 + kHi - kLo and wraps past 2^31 - 1 to values below 2^31 - kLo - 1).
+template <uint32_t kLo, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE auto AbsInU(D, V x) {
+  const RebindToUnsigned<D> du;
+  const RebindToSigned<D> di;
+  return BitCast(di, Add(ShiftLeft<1>(BitCast(du, x)), Set(du, 0x80000000u - kLo)));
+}
+// The lanes with |x| < lo (zeros included), as a mask of D.
+template <uint32_t kLo, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE auto AbsBelow(D d, V x) {
+  const RebindToSigned<D> di;
+  return RebindMask(d, Gt(AbsInU<kLo>(d, x), Set(di, static_cast<int32_t>(0x80000000u - kLo - 1))));
+}
+// Whether every lane has lo <= |x| < hi or is in `also` (a mask of D): where AllAbsIn fails, the
+// middle tier's test (the compiler shares u and the range compare with AllAbsIn).
+template <uint32_t kLo, uint32_t kHi, class D, class V, class M>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool AllAbsInOr(D d, V x, M also) {
+  const RebindToSigned<D> di;
+  const auto in = Lt(AbsInU<kLo>(d, x), Set(di, static_cast<int32_t>(0x80000000u + (kHi - kLo))));
+  return AllTrue(d, Or(RebindMask(d, in), also));
+}
+
 // yes where k is odd (bit 0 of kbits, the bits of ReduceF32's kd), else no, in float32 lanes: one
 // vptestmd into a mask register on AVX-512; elsewhere the blend reads the sign bit of kbits << 31
 // (one shift, where a test for bit 0 takes an And and a compare). The same lanes picked either way.
@@ -320,9 +346,17 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
 // S, -C, -S)[-q mod 4] = (C, -S, -C, S)[q]. The fast path's saving (no |x|, no sign of x; the odd-k
 // pick by IfOddThenElse), bench_math, 64K, 7 interleaved runs on an AVX-512 Intel Xeon: sin +11% /
 // +13%, cos +8% / +3%, sincos +5% / +9% (the AVX2 code forced there / AVX3). A vector with a lane
-// outside 2^-12 <= |x| < 2^8 (one test on bits(x) << 1) takes the slow path (SinCosF32Body<kSlow =
-// true>, out of line): |x| < 2^-12 reduces 0 and gives sin x = x, cos x = 1 (kTrigTiny); +-inf, NaN ->
-// NaN (x - x). The slow path out of line as a whole, the reduction inlined in it, against the reduction
+// outside 2^-12 <= |x| < 2^8 (one test on bits(x) << 1) takes the middle tier where every lane is
+// below 2^8 (AllAbsInOr, the same u: a zero or tiny lane; SinCosF32): the fast body on x with the
+// lanes |x| < 2^-12 zeroed (no subnormal steps), x written back into them for sin (its sign of zero
+// kept; sin x rounds to x there) and cos left as the body gives it (cos 0 = 1 exactly, cos x's
+// correctly rounded value there). Otherwise (a lane from 2^8 up, inf or NaN) the slow path
+// (SinCosF32Body<kSlow = true>, out of line): |x| < 2^-12 reduces 0 and gives sin x = x, cos x = 1
+// (kTrigTiny); +-inf, NaN -> NaN (x - x). The fast path and the middle tier share one inline copy of
+// the body (as TanF32's). The middle tier, against the slow path it replaces for such
+// vectors (Zen 4, C ABI, 64K, |x| < 100 with every tenth element 0, AVX3): sin 1.39x, cos 1.32x,
+// sincos 1.36x; docs/performance.md, Trig, "Zeros". Unmeasured on Intel and on a CPU whose best
+// target is AVX2. The slow path out of line as a whole, the reduction inlined in it, against the reduction
 // alone out of line (bench_math, 64K, 7 interleaved runs, an AVX-512 Intel Xeon: its AVX3 code and the
 // AVX2 code forced there): sin with the AVX2 code +8% (1718 -> 1852 Melem/s), sin@huge / cos@huge +5% /
 // +3% with AVX3, sincos -3% with AVX3, the rest within 2%; tan measured 11% slower with the AVX2 code
@@ -371,10 +405,16 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE V SinCosF32Slow(D d, V x, V& cos_out) {
 }
 template <int kWant, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
-  if (!AllAbsIn<kTinyBits, kLimitBits>(d, x)) {
-    return SinCosF32Slow<kWant>(d, x, cos_out);
+  const bool fast = AllAbsIn<kTinyBits, kLimitBits>(d, x);
+  decltype(AbsBelow<kTinyBits>(d, x)) tiny;
+  V xr = x;
+  if (!fast) {
+    tiny = AbsBelow<kTinyBits>(d, x);
+    if (!AllAbsInOr<kTinyBits, kLimitBits>(d, x, tiny)) return SinCosF32Slow<kWant>(d, x, cos_out);
+    xr = IfThenElse(tiny, Zero(d), x);
   }
-  return SinCosF32Body<kWant, false>(d, x, cos_out);
+  const V y = SinCosF32Body<kWant, false>(d, xr, cos_out);
+  return (kWant & kWantSin) != 0 && !fast ? IfThenElse(tiny, x, y) : y;
 }
 
 // The last step of tan and tanpi: t = th + tl (|tl| small against th) is tan of the reduced
@@ -401,7 +441,11 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanOrMinusCot(D d, V th, V tl, V kd) {
 // tan^2(hi) = lo s0^2 (s0 = hi + tl0 rounded) added: tl = tl0 + lo s0^2 (one fma); s = hi + tl rounded
 // (the result where k is even), se = (hi - s) + tl exactly (Fast2Sum). k odd: -cot r = -1/(s + se): q =
 // -1/s (IEEE division), eps = (1 + q s) + q se, y = q + q eps (one fma: the rounding that matters).
-// Slow path (the whole vector, where a lane is outside that range): lanes with 2^8 <= |x| < inf take
+// Middle tier, where a lane is below 2^-12 (zeros included) and none is 2^8 or more, inf or NaN: the
+// same code with those lanes zeroed, x written into them after (as SinCosF32's). One copy of the
+// body serves all three (the choices are branches around it): with a second inline copy for the
+// middle tier, the AVX2 code's array loop ran tan at 0.75x on |x| < 100 (Zen 4, C ABI, 64K).
+// Slow path (the whole vector, where a lane is 2^8 or more, inf or NaN): lanes with 2^8 <= |x| < inf take
 // HugeReduce's (k mod 4, hi, lo) of |x| (only where the vector has one), the sign of x put on hi and
 // lo; |x| < 2^-12 reduces 0 and gives x (tan x = x (1 + x^2/3 + ...), x^2/3 < 2^-25.5: x is the
 // correctly rounded result; +-0 and subnormals kept); +-inf, NaN -> NaN (x - x).
@@ -410,9 +454,17 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   const RebindToUnsigned<D> du;
   const auto sx = And(BitCast(du, x), Set(du, 0x80000000u));
   const bool fast = AllAbsIn<kTinyBits, kLimitBits>(d, x);
+  decltype(AbsBelow<kTinyBits>(d, x)) tiny;
+  bool small = true;
+  V xr = x;
+  if (!fast) {
+    tiny = AbsBelow<kTinyBits>(d, x);
+    small = AllAbsInOr<kTinyBits, kLimitBits>(d, x, tiny);
+    xr = IfThenElse(tiny, Zero(d), x);
+  }
   V kd, lo;
-  V hi = ReduceF32(d, fast ? x : IfThenElse(Lt(Abs(x), Set(d, kTrigTiny)), Zero(d), x), kd, lo);
-  if (!fast && !AllTrue(d, Lt(Abs(x), Set(d, coeffs::kTrigF32Limit)))) {
+  V hi = ReduceF32(d, xr, kd, lo);
+  if (!small) {
     const Reduced<V> h = HugeReduceCall(d, Abs(x), XorSign(d, hi, sx), XorSign(d, lo, sx), kd);
     hi = XorSign(d, h.hi, sx);
     lo = XorSign(d, h.lo, sx);
@@ -426,16 +478,18 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   const V s0 = Add(hi, tl0);
   const V tl = MulAdd(Mul(lo, s0), s0, tl0);
   V y = TanOrMinusCot(d, hi, tl, kd);
-  if (!fast && !AllAbsIn<kTinyBits, kInfBits>(d, x)) {  // a tiny, infinite or NaN lane
-    const V a = Abs(x);
-    y = IfThenElse(Lt(a, Set(d, kTrigTiny)), x, y);
-    y = IfThenElse(Lt(a, Set(d, std::numeric_limits<float>::infinity())), y, Sub(x, x));
+  if (!fast) {
+    y = IfThenElse(tiny, x, y);
+    if (!small && !AllAbsIn<0, kInfBits>(d, x)) {  // an infinite or NaN lane
+      y = IfThenElse(Lt(Abs(x), Set(d, std::numeric_limits<float>::infinity())), y, Sub(x, x));
+    }
   }
   return y;
 }
 
-// tanpi in float32 lanes (registry eval F32). Fast path, where every lane has 2^-20 <= |x| < 2^21
-// (one test per vector: bits(x) << 1 against those of the bounds):
+// tanpi in float32 lanes (registry eval F32). Fast path, where every lane has 2^-20 <= |x| < 2^21 or
+// is +-0 (one test per vector: bits(x) << 1 against those of the bounds; a second, AllAbsInOr, where
+// it fails, which lets zeros in: they reduce to r = 0 and take the specials' step below):
 //   x = n/2 + r exactly: kd = 2x + 1.5 2^23 (one fma; |2x| < 2^22) holds n = rint(2x) (ties to
 //   even) in its low bits, r = x - n/2 (one fma, exact: |r| <= 1/4, a multiple of ulp(x)).
 //   tan(pi r) = pi r + r^3 P(z), z = r^2 rounded (kTanPiF32C0, kTanPiF32Poly, degree 6 in z, rel. error
@@ -446,7 +500,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 //   result where n is even), se = (th - s) + tl exactly (Fast2Sum). n odd: -cot(pi r) = -1/(s + se):
 //   q = -1/s (IEEE division), eps = (1 + q s) + q se (one fma each; 1 + q s nearly exact),
 //   y = q + q eps (one fma: the rounding that matters). The sign comes from r (x not made positive).
-// Slow path (the whole vector, where a lane is outside that range, zero, +-inf or NaN): lanes with
+// Slow path (the whole vector, where a lane is outside that range and not zero, +-inf or NaN): lanes with
 // |x| >= 2^21 are replaced by x mod 2 with the sign of x (|x| - (|x| + 2^24 - 2^24), exact; 0 for
 // |x| >= 2^24, even integers), which keeps tanpi; lanes with |x| < 2^-20 take tanpi x = pi x (1 +
 // (pi x)^2/3) (next term 2^-76 relative), correctly rounded up to that: as = 2^24 |x| (exact; no
@@ -464,7 +518,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 // and on a CPU whose best target is AVX2.
 // Specials (where r = 0, tested once per vector; C23 F.10.1.15): integers -> +-0 with sign bit
 // bit1(n mod 4) xor sign(x) (tanpi(n) = +0 for positive even n, -0 for positive odd n, the mirror
-// for negative n, |x| >= 2^24 -> +-0 with the sign of x; +-0 -> +-0 by the tiny lanes' formula);
+// for negative n, |x| >= 2^24 -> +-0 with the sign of x; +-0 -> +-0 as n = 0: the sign of x);
 // half-integers (n odd) -> +inf for n mod 4 = 1, -inf for n mod 4 = 3 (tanpi(1/2) = +inf,
 // tanpi(3/2) = -inf, tanpi(-1/2) = -inf, tanpi(-3/2) = +inf). +-inf, NaN -> NaN (x - x).
 template <class D, class V>
@@ -473,7 +527,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32(D d, V x) {
   const auto sx = And(BitCast(du, x), Set(du, 0x80000000u));
   constexpr uint32_t kLo = 0x35800000u << 1;  // bits of 2^-20, sign dropped
   constexpr uint32_t kHi = 0x4A000000u << 1;  // bits of 2^21
-  const bool ordinary = AllAbsIn<kLo, kHi>(d, x);
+  const bool ordinary = AllAbsIn<kLo, kHi>(d, x) || AllAbsInOr<kLo, kHi>(d, x, Eq(x, Zero(d)));
   const V ph = Set(d, coeffs::kTanPiF32PiHi);
   const V pl = Set(d, coeffs::kTanPiF32PiLo);
   V xr = x;

@@ -153,7 +153,7 @@ TEST(Trig, PiFunctionsRoundCorrectlyWhereTheFastPathCannotTell) {
 
 // Zeros and tiny arguments among ordinary ones, no huge, infinite or NaN lane: the vectors that
 // sin, cos, sincos and tan take through their middle tier (the fast body with the tiny lanes zeroed,
-// x written back for sin and tan) and tanpi through its fast path (zeros reduce to r = 0); and a
+// x written back for sin and tan; tanpi takes its slow path for them); and a
 // huge, infinite or NaN lane among ordinary ones, which that tier's one test must leave to the slow
 // path. Each special goes in every lane of a vector of ordinary arguments, on every compiled target: each lane
 // against the scalar lane and the oracle, zeros' signs kept (sin, tan, tanpi odd; cos = 1), and sin x

@@ -354,9 +354,9 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
 // (SinCosF32Body<kSlow = true>, out of line): |x| < 2^-12 reduces 0 and gives sin x = x, cos x = 1
 // (kTrigTiny); +-inf, NaN -> NaN (x - x). The fast path and the middle tier share one inline copy of
 // the body (as TanF32's). The middle tier, against the slow path it replaces for such
-// vectors (Zen 4, C ABI, 64K, |x| < 100 with every tenth element 0, AVX3): sin 1.39x, cos 1.32x,
-// sincos 1.36x; docs/performance.md, Trig, "Zeros". Unmeasured on Intel and on a CPU whose best
-// target is AVX2. The slow path out of line as a whole, the reduction inlined in it, against the reduction
+// vectors (Zen 4, C ABI, 64K, |x| < 100 with every tenth element 0, AVX3 / the AVX2 code): sin 1.39x /
+// 1.26x, cos 1.35x / 1.41x, sincos 1.41x / 1.31x, tan 1.24x / 1.19x; huge arguments 0.96-0.99x
+// (docs/performance.md, Trig, "Zeros"). Unmeasured on Intel and on a CPU whose best target is AVX2. The slow path out of line as a whole, the reduction inlined in it, against the reduction
 // alone out of line (bench_math, 64K, 7 interleaved runs, an AVX-512 Intel Xeon: its AVX3 code and the
 // AVX2 code forced there): sin with the AVX2 code +8% (1718 -> 1852 Melem/s), sin@huge / cos@huge +5% /
 // +3% with AVX3, sincos -3% with AVX3, the rest within 2%; tan measured 11% slower with the AVX2 code
@@ -487,9 +487,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   return y;
 }
 
-// tanpi in float32 lanes (registry eval F32). Fast path, where every lane has 2^-20 <= |x| < 2^21 or
-// is +-0 (one test per vector: bits(x) << 1 against those of the bounds; a second, AllAbsInOr, where
-// it fails, which lets zeros in: they reduce to r = 0 and take the specials' step below):
+// tanpi in float32 lanes (registry eval F32). Fast path, where every lane has 2^-20 <= |x| < 2^21
+// (one test per vector: bits(x) << 1 against those of the bounds):
 //   x = n/2 + r exactly: kd = 2x + 1.5 2^23 (one fma; |2x| < 2^22) holds n = rint(2x) (ties to
 //   even) in its low bits, r = x - n/2 (one fma, exact: |r| <= 1/4, a multiple of ulp(x)).
 //   tan(pi r) = pi r + r^3 P(z), z = r^2 rounded (kTanPiF32C0, kTanPiF32Poly, degree 6 in z, rel. error
@@ -500,7 +499,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 //   result where n is even), se = (th - s) + tl exactly (Fast2Sum). n odd: -cot(pi r) = -1/(s + se):
 //   q = -1/s (IEEE division), eps = (1 + q s) + q se (one fma each; 1 + q s nearly exact),
 //   y = q + q eps (one fma: the rounding that matters). The sign comes from r (x not made positive).
-// Slow path (the whole vector, where a lane is outside that range and not zero, +-inf or NaN): lanes with
+// Slow path (the whole vector, where a lane is outside that range, zero, +-inf or NaN): lanes with
 // |x| >= 2^21 are replaced by x mod 2 with the sign of x (|x| - (|x| + 2^24 - 2^24), exact; 0 for
 // |x| >= 2^24, even integers), which keeps tanpi; lanes with |x| < 2^-20 take tanpi x = pi x (1 +
 // (pi x)^2/3) (next term 2^-76 relative), correctly rounded up to that: as = 2^24 |x| (exact; no
@@ -518,7 +517,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 // and on a CPU whose best target is AVX2.
 // Specials (where r = 0, tested once per vector; C23 F.10.1.15): integers -> +-0 with sign bit
 // bit1(n mod 4) xor sign(x) (tanpi(n) = +0 for positive even n, -0 for positive odd n, the mirror
-// for negative n, |x| >= 2^24 -> +-0 with the sign of x; +-0 -> +-0 as n = 0: the sign of x);
+// for negative n, |x| >= 2^24 -> +-0 with the sign of x; +-0 -> +-0 by the tiny lanes' formula);
 // half-integers (n odd) -> +inf for n mod 4 = 1, -inf for n mod 4 = 3 (tanpi(1/2) = +inf,
 // tanpi(3/2) = -inf, tanpi(-1/2) = -inf, tanpi(-3/2) = +inf). +-inf, NaN -> NaN (x - x).
 template <class D, class V>
@@ -527,7 +526,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32(D d, V x) {
   const auto sx = And(BitCast(du, x), Set(du, 0x80000000u));
   constexpr uint32_t kLo = 0x35800000u << 1;  // bits of 2^-20, sign dropped
   constexpr uint32_t kHi = 0x4A000000u << 1;  // bits of 2^21
-  const bool ordinary = AllAbsIn<kLo, kHi>(d, x) || AllAbsInOr<kLo, kHi>(d, x, Eq(x, Zero(d)));
+  const bool ordinary = AllAbsIn<kLo, kHi>(d, x);
   const V ph = Set(d, coeffs::kTanPiF32PiHi);
   const V pl = Set(d, coeffs::kTanPiF32PiLo);
   V xr = x;

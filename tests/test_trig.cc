@@ -204,6 +204,22 @@ TEST(Trig, ZeroAndTinyLanesAmongOrdinaryOnes) {
     }
   }
   EXPECT_GE(checked, 4 * 17 * 256);
+  // tanpi below 2^-20 comes from pi x (1 + (pi x)^2/3), correctly rounded (the polynomial would be
+  // within the bound, not correct): 4096 such x, zeros among them, in vectors of ordinary lanes.
+  std::mt19937 rng(20);
+  std::uniform_int_distribution<std::uint32_t> tiny_bits(0, 0x357FFFFFu);  // |x| < 2^-20
+  std::vector<float> tin;
+  for (int i = 0; i < 4096; ++i) tin.push_back(i % 7 == 3 ? 0.75f : FromBits(tiny_bits(rng) | (i % 2 ? 0x80000000u : 0u)));
+  for (int i = 0; i < 64; ++i) tin[i * 61] = i % 2 ? -0.0f : 0.0f;
+  std::vector<float> ty(tin.size());
+  ASSERT_EQ(accelmath::tanpi(ty, tin), Status::kOk);
+  for (std::size_t i = 0; i < tin.size(); ++i) {
+    if (tin[i] == 0.75f) continue;
+    ASSERT_LE(UlpError("tanpi", tin[i], ty[i]), 0.5) << "tanpi(" << std::hexfloat << tin[i] << ") = " << ty[i];
+    if (tin[i] == 0) {
+      ASSERT_EQ(Bits(ty[i]), Bits(tin[i])) << i;
+    }
+  }
 }
 
 // The same rules at the small integers and half-integers, where the reduction is not trivial.

@@ -151,13 +151,13 @@ TEST(Trig, PiFunctionsRoundCorrectlyWhereTheFastPathCannotTell) {
   EXPECT_GE(checked, 19 * 256);
 }
 
-// Zeros and tiny arguments among ordinary ones, no huge, infinite or NaN lane: the vectors that
-// sin, cos, sincos and tan take through their middle tier (the fast body with the tiny lanes zeroed,
-// x written back for sin and tan; tanpi takes its slow path for them); and a
-// huge, infinite or NaN lane among ordinary ones, which that tier's one test must leave to the slow
-// path. Each special goes in every lane of a vector of ordinary arguments, on every compiled target: each lane
-// against the scalar lane and the oracle, zeros' signs kept (sin, tan, tanpi odd; cos = 1), and sin x
-// = tan x = x below 2^-12.
+// Zeros and tiny arguments among ordinary ones, no huge, infinite or NaN lane: the vectors that sin,
+// cos, sincos and tan take through their middle tier (the fast body with the tiny lanes zeroed, x
+// written back for sin and tan; tanpi takes its slow path for them); and a huge, infinite or NaN lane
+// among ordinary ones, which that tier's one test must leave to the slow path. Each special goes in
+// every lane of a vector of ordinary arguments, on every compiled target: each lane against the
+// scalar lane and the oracle, zeros' signs kept (sin, tan, tanpi odd; cos = 1), and sin x = tan x = x
+// below 2^-12.
 TEST(Trig, ZeroAndTinyLanesAmongOrdinaryOnes) {
   const std::vector<float> special = {0.0f, -0.0f, 0x1p-149f, -0x1p-149f, 0x1p-126f, 0x1.fffffep-13f,
                                       -0x1.fffffep-13f, 0x1p-12f, -0x1p-13f, 0x1p-21f, -0x1.fffffep-21f, 0x1p-20f,
@@ -186,7 +186,8 @@ TEST(Trig, ZeroAndTinyLanesAmongOrdinaryOnes) {
       ASSERT_EQ(ArrayOf(*f, y, in, in.size()), Status::kOk);
       for (std::size_t i = 0; i < in.size(); ++i) {
         const float x = in[i];
-        ASSERT_EQ(Bits(y[i]), Bits(ScalarOf(*f, x))) << name << "(" << std::hexfloat << x << ") lane " << i % 16;
+        ASSERT_EQ(Bits(y[i]), Bits(ScalarOf(*f, x))) << name << "(" << std::hexfloat << x << ") lane "
+                                                     << i % 16;
         ASSERT_LE(UlpError(name, x, y[i]), f->bound_ulp) << name << "(" << std::hexfloat << x << ") = " << y[i];
         if (x == 0) {
           ASSERT_EQ(Bits(y[i]), Bits(is_cos ? 1.0f : x)) << name << "(" << std::hexfloat << x << ")";
@@ -209,7 +210,9 @@ TEST(Trig, ZeroAndTinyLanesAmongOrdinaryOnes) {
   std::mt19937 rng(20);
   std::uniform_int_distribution<std::uint32_t> tiny_bits(0, 0x357FFFFFu);  // |x| < 2^-20
   std::vector<float> tin;
-  for (int i = 0; i < 4096; ++i) tin.push_back(i % 7 == 3 ? 0.75f : FromBits(tiny_bits(rng) | (i % 2 ? 0x80000000u : 0u)));
+  for (int i = 0; i < 4096; ++i) {
+    tin.push_back(i % 7 == 3 ? 0.75f : FromBits(tiny_bits(rng) | (i % 2 ? 0x80000000u : 0u)));
+  }
   for (int i = 0; i < 64; ++i) tin[i * 61] = i % 2 ? -0.0f : 0.0f;
   std::vector<float> ty(tin.size());
   ASSERT_EQ(accelmath::tanpi(ty, tin), Status::kOk);

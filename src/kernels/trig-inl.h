@@ -352,12 +352,13 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
 // kept; sin x rounds to x there) and cos left as the body gives it (cos 0 = 1 exactly, cos x's
 // correctly rounded value there). Otherwise (a lane from 2^8 up, inf or NaN) the slow path
 // (SinCosF32Body<kSlow = true>, out of line): |x| < 2^-12 reduces 0 and gives sin x = x, cos x = 1
-// (kTrigTiny); +-inf, NaN -> NaN (x - x). The fast path and the middle tier share one inline copy of
-// the body (as TanF32's). The middle tier, against the slow path it replaces for such
-// vectors (Zen 4, C ABI, 64K, |x| < 100 with every tenth element 0, AVX3 / the AVX2 code): sin 1.39x /
-// 1.26x, cos 1.35x / 1.41x, sincos 1.41x / 1.31x, tan 1.24x / 1.19x; huge arguments 0.96-0.99x
-// (docs/performance.md, Trig, "Zeros"). Unmeasured on Intel and on a CPU whose best target is AVX2. The slow path out of line as a whole, the reduction inlined in it, against the reduction
-// alone out of line (bench_math, 64K, 7 interleaved runs, an AVX-512 Intel Xeon: its AVX3 code and the
+// (kTrigTiny); +-inf, NaN -> NaN (x - x). The fast path and the middle tier share one inline copy
+// of the body (as TanF32's). The middle tier, against the slow path it replaces for such vectors
+// (Zen 4, C ABI, 64K, |x| < 100 with every tenth element 0, AVX3 / the AVX2 code): sin 1.38x /
+// 1.26x, cos 1.35x / 1.42x, sincos 1.42x / 1.31x, tan 1.24x / 1.19x; vectors with a huge lane pay
+// its test: 0.96-0.97x / 0.99x (docs/performance.md, Trig, "Zeros"). Unmeasured on Intel and on a
+// CPU whose best target is AVX2. The slow path out of line as a whole, the reduction inlined in it,
+// against the reduction alone out of line (bench_math, 64K, 7 interleaved runs, an AVX-512 Intel Xeon: its AVX3 code and the
 // AVX2 code forced there): sin with the AVX2 code +8% (1718 -> 1852 Melem/s), sin@huge / cos@huge +5% /
 // +3% with AVX3, sincos -3% with AVX3, the rest within 2%; tan measured 11% slower with the AVX2 code
 // that way and keeps HugeReduceCall. Unmeasured on a CPU whose best target is AVX2.
@@ -512,7 +513,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 // lanes with 0 < |x| < 2^-20): zeros then reduce as they are, to r = 0, and the specials' step gives
 // them their signed zero. With every tenth element of (-100, 100) 0 (Zen 4, C ABI, 64K), 1.25x with
 // AVX3 and 1.14x with the AVX2 code against the tiny part for zeros; on subnormal x 0.99x / 0.95x.
-// The same bits as before on all 2^32 inputs (AVX3, the AVX2 code and SCALAR, each forced on a Zen 4). Zen 4, C ABI, 64K, best of 50 calls, Melem/s before -> after, AVX3 / the AVX2
+// The same bits as before on all 2^32 inputs (AVX3, the AVX2 code and SCALAR, each forced on a Zen 4).
+// The tiny part's own change, Zen 4, C ABI, 64K, best of 50 calls, Melem/s before -> after, AVX3 / the AVX2
 // code forced: subnormal x 370 -> 930-980 / 320-330 -> 410-430, |x| in [1e-30, 1e-20] 820 -> 950-1020
 // / 250-290 -> 440-460, [1e-12, 1e-8] 1150 -> 1310-1360 / 410 -> 870, |x| in [2^21, 1e30] 1140-1150 ->
 // 1390-1450 / 720-740 -> 790-830, one lane in 16 at 1e-10 1150 -> 1310-1360 / 660-800 -> 1100,
@@ -545,7 +547,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32(D d, V x) {
       xr = IfThenElse(small, x, XorSign(d, am, sx));
     }
     const RebindToSigned<D> di;
-    any_tiny = !AllFalse(d, RebindMask(d, Gt(AbsInU<kLo>(d, x), Set(di, static_cast<int32_t>(0x80000000u - kLo)))));
+    const auto nonzero_tiny = Gt(AbsInU<kLo>(d, x), Set(di, static_cast<int32_t>(0x80000000u - kLo)));
+    any_tiny = !AllFalse(d, RebindMask(d, nonzero_tiny));
     if (any_tiny) {
       xr = IfThenElse(Lt(a, Set(d, 0x1p-20f)), Set(d, 0.25f), xr);
       const V as = Mul(a, big);

@@ -52,6 +52,23 @@ std::vector<float> MixedLanes() {
   return v;
 }
 
+// Each of `values` in every lane position of a 16-lane vector whose other lanes i hold ordinary(i).
+template <class F>
+std::vector<float> InEveryLane(const std::vector<float>& values, F ordinary) {
+  std::vector<float> v;
+  for (float x : values) {
+    for (int lane = 0; lane < 16; ++lane) {
+      for (int i = 0; i < 16; ++i) v.push_back(i == lane ? x : ordinary(i));
+    }
+  }
+  return v;
+}
+
+// Restores Highway's own target choice when a test that forces targets ends, failed or not.
+struct TargetReset {
+  ~TargetReset() { hwy::SetSupportedTargetsForTest(0); }
+};
+
 TEST(Trig, MixedTinyAndHugeLanesMatchTheScalarLaneAndTheOracle) {
   const std::vector<float> in = MixedLanes();
   int checked = 0;
@@ -119,17 +136,12 @@ TEST(Trig, PiFunctionsRoundCorrectlyWhereTheFastPathCannotTell) {
                                                0x0024b2e5, 0x8024b2e5};  // subnormal: the window does not apply
   const std::vector<std::uint32_t> hard_cos = {0x38a2f987, 0x39747646, 0x3e298c4f, 0x3e492cbb, 0x3e83facf,
                                                0x3ef11467, 0x3f1fafeb, 0xbf21fa99};
-  std::vector<float> in;
-  for (const auto& hard : {hard_sin, hard_cos}) {
-    for (std::uint32_t h : hard) {
-      for (int lane = 0; lane < 16; ++lane) {
-        for (int i = 0; i < 16; ++i) in.push_back(i == lane ? FromBits(h) : 0.3f + 0.37f * static_cast<float>(i));
-      }
-    }
+  std::vector<float> hard;
+  for (const auto& list : {hard_sin, hard_cos}) {
+    for (std::uint32_t h : list) hard.push_back(FromBits(h));
   }
-  struct Reset {
-    ~Reset() { hwy::SetSupportedTargetsForTest(0); }
-  } reset;
+  const std::vector<float> in = InEveryLane(hard, [](int i) { return 0.3f + 0.37f * static_cast<float>(i); });
+  const TargetReset reset;
   int checked = 0;
   for (const auto target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
@@ -163,15 +175,9 @@ TEST(Trig, ZeroAndTinyLanesAmongOrdinaryOnes) {
                                       -0x1.fffffep-13f, 0x1p-12f, -0x1p-13f, 0x1p-21f, -0x1.fffffep-21f, 0x1p-20f,
                                       // must not enter the middle tier (their test bits wrap round):
                                       0x1p120f, -3.4e38f, kInf, -kInf, NAN};
-  std::vector<float> in;
-  for (float v : special) {
-    for (int lane = 0; lane < 16; ++lane) {
-      for (int i = 0; i < 16; ++i) in.push_back(i == lane ? v : (i % 2 ? -0.3f : 0.3f) * static_cast<float>(i + 1));
-    }
-  }
-  struct Reset {
-    ~Reset() { hwy::SetSupportedTargetsForTest(0); }
-  } reset;
+  const std::vector<float> in =
+      InEveryLane(special, [](int i) { return (i % 2 ? -0.3f : 0.3f) * static_cast<float>(i + 1); });
+  const TargetReset reset;
   int checked = 0;
   for (const auto target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);

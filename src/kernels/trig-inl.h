@@ -358,10 +358,11 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
 // 1.26x, cos 1.35x / 1.42x, sincos 1.42x / 1.31x, tan 1.24x / 1.19x; vectors with a huge lane pay
 // its test: 0.96-0.97x / 0.99x (docs/performance.md, Trig, "Zeros"). Unmeasured on Intel and on a
 // CPU whose best target is AVX2. The slow path out of line as a whole, the reduction inlined in it,
-// against the reduction alone out of line (bench_math, 64K, 7 interleaved runs, an AVX-512 Intel Xeon: its AVX3 code and the
-// AVX2 code forced there): sin with the AVX2 code +8% (1718 -> 1852 Melem/s), sin@huge / cos@huge +5% /
-// +3% with AVX3, sincos -3% with AVX3, the rest within 2%; tan measured 11% slower with the AVX2 code
-// that way and keeps HugeReduceCall. Unmeasured on a CPU whose best target is AVX2.
+// against the reduction alone out of line (bench_math, 64K, 7 interleaved runs, an AVX-512 Intel
+// Xeon: its AVX3 code and the AVX2 code forced there): sin with the AVX2 code +8% (1718 -> 1852
+// Melem/s), sin@huge / cos@huge +5% / +3% with AVX3, sincos -3% with AVX3, the rest within 2%; tan
+// measured 11% slower with the AVX2 code that way and keeps HugeReduceCall. Unmeasured on a CPU whose
+// best target is AVX2.
 template <int kWant, bool kSlow, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32Body(D d, V x, V& cos_out) {
   const RebindToUnsigned<D> du;

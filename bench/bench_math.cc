@@ -1,10 +1,20 @@
 // Throughput of every float32 function in the registry (accelmath/ops.def), single thread, side by
 // side with the anchors that have it, in one run:
 //   accelmath  the array API (accelmath::f through FunctionInfo::run), dispatched by Highway
-//   mkl_ha     Intel MKL VM, vms<mkl>(n, a, r, VML_HA) (two inputs: vms<mkl>(n, a, b, r, VML_HA));
-//              libmkl_rt.so.3 loaded at run time only, from $ACCELMATH_MKL_LIB_DIR, else <this
-//              program's dir>/mkl, else <source>/build/mkl (bench/fetch_mkl.sh puts it there);
-//              skipped, with one line saying so, when absent
+//   mkl_ha     Intel MKL VM in HA mode; libmkl_rt.so.3 loaded at run time only, from
+//              $ACCELMATH_MKL_LIB_DIR, else <this program's dir>/mkl, else <source>/build/mkl
+//              (bench/fetch_mkl.sh puts it there); skipped, with one line saying so, when absent.
+//              --mkl=direct (the default on x86): the HA kernel of the instruction set timed,
+//              _vmls<mkl>_HA(n, a, r) (two inputs: (n, a, b, r); sincos: (n, a, r1, r2)) from
+//              libmkl_vml_avx512.so.3 / libmkl_vml_avx2.so.3, called directly. MKL's own dispatch
+//              gives CPUs other than Intel's its generic code (libmkl_vml_def: sin 2.5x, log1p
+//              18x slower than its AVX-512 kernel on a Zen 4), so the anchor would depend on the
+//              CPU's vendor; called directly it is the code MKL runs on an Intel CPU of that
+//              instruction set, on any CPU (its speed there is the CPU's: the ratios of an AMD
+//              run are not an Intel run's). --mkl=dispatch: vms<mkl>(n, a, r, VML_HA) through
+//              MKL's dispatch (what an MKL user on this CPU gets). The direct call and the
+//              dispatch agree bit for bit and in time where they reach the same library
+//              (checked on libmkl_vml_def: docs/performance.md).
 //   sleef_u10  SLEEF's most accurate vector function within 1 ulp: Sleef_<stem>f16_u10avx512f /
 //              Sleef_<stem>f8_u10avx2, else _u05 (sqrt, hypot), else the exact one without a suffix
 //              (fabs, floor, fma, fmin, copysign, ilogb, ldexp, ...) (libsleef.so.3, dlsym); the
@@ -19,10 +29,11 @@
 // anchor lacks the function and nothing is registered for it. No line here names a function but
 // the input ranges (kRangeOverrides, kExtraRanges).
 //
-//   build/bench_math [--target=avx2|avx512] [Google Benchmark flags]
+//   build/bench_math [--target=avx2|avx512] [--mkl=direct|dispatch] [Google Benchmark flags]
 //   python3 bench/math_ratios.py     # both targets, 9 interleaved repetitions, the tables of docs/performance.md
 // --target restricts every library to one instruction set: our dispatch and hwy through
-// hwy::SetSupportedTargetsForTest, MKL through MKL_ENABLE_INSTRUCTIONS (set before it is loaded),
+// hwy::SetSupportedTargetsForTest, MKL by the kernel library called (--mkl=dispatch: through
+// MKL_ENABLE_INSTRUCTIONS, set before it is loaded),
 // SLEEF and libmvec by the vector width called. Default: the widest this CPU has. glibc's scalar
 // functions are the same on both.
 //
@@ -535,9 +546,11 @@ Fn VectorImpl(void*, Shape) { return {}; }
 #endif
 
 struct Mkl {
-  void* lib = nullptr;
-  std::string version, note;
+  void* lib = nullptr;      // libmkl_rt: vms<mkl>, through MKL's dispatch
+  void* kernels = nullptr;  // --mkl=direct: libmkl_vml_<isa>, whose _vmls<mkl>_HA are called directly
+  std::string version, note, kernels_name;
 };
+bool g_mkl_direct = true;  // --mkl=direct|dispatch
 
 // MKL is optional: never linked, loaded here if its files are where bench/fetch_mkl.sh puts them.
 Mkl LoadMkl() {
@@ -578,6 +591,20 @@ Mkl LoadMkl() {
       char buf[256] = {};
       v(buf, sizeof buf - 1);
       mkl.version = buf;
+    }
+    if (g_mkl_direct && g_target != Target::kNative) {
+      // The kernel library needs libmkl_core, which libmkl_rt loads at its first call. RTLD_DEEPBIND:
+      // its own kernel tables, not those of a VM library MKL's dispatch loaded before it.
+      if (auto abs = reinterpret_cast<void (*)(int, const float*, float*, long long)>(Sym(mkl.lib, "vmsAbs"))) {
+        const float one = 1.0f;
+        float r = 0.0f;
+        abs(1, &one, &r, 0x2);
+      }
+      mkl.kernels_name = g_target == Target::kAvx512 ? "libmkl_vml_avx512.so.3" : "libmkl_vml_avx2.so.3";
+      mkl.kernels = dlopen((dir + "/" + mkl.kernels_name).c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+      if (!mkl.kernels) {
+        mkl.note = "MKL: " + mkl.kernels_name + " not loaded (" + dlerror() + "); mkl_ha goes through MKL's dispatch";
+      }
     }
     return mkl;
   }
@@ -697,7 +724,27 @@ std::vector<Impl> Impls(const FunctionInfo& f, const Libs& libs, std::size_t row
   v.push_back({"accelmath", [&f, row_length](const void* const* in, void* const* out, std::size_t n) {
                  f.run(out, in, n, row_length);
                }});
-  if (*f.mkl && libs.mkl.lib) {
+  if (*f.mkl && libs.mkl.kernels) {
+    void* g = Sym(libs.mkl.kernels, std::string("_vmls") + f.mkl + "_HA");
+    if (g && f.shape == Shape::kUnary) {
+      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, float*)>(g)](
+                                 const void* const* in, void* const* out, std::size_t n) {
+                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<float*>(out[0]));
+                   }});
+    } else if (g && f.shape == Shape::kUnaryPair) {
+      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, float*, float*)>(g)](
+                                 const void* const* in, void* const* out, std::size_t n) {
+                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
+                        static_cast<float*>(out[1]));
+                   }});
+    } else if (g && f.shape == Shape::kBinary) {
+      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, const float*, float*)>(g)](
+                                 const void* const* in, void* const* out, std::size_t n) {
+                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
+                        static_cast<float*>(out[0]));
+                   }});
+    }
+  } else if (*f.mkl && libs.mkl.lib) {
     constexpr long long kVmlHa = 0x2;
     void* g = Sym(libs.mkl.lib, std::string("vms") + f.mkl);
     if (g && f.shape == Shape::kUnary) {
@@ -897,7 +944,8 @@ void Run(benchmark::State& state, const FunctionInfo& f, const Impl& impl, const
 
 const char* TargetName(Target t) { return t == Target::kAvx512 ? "avx512" : t == Target::kAvx2 ? "avx2" : "native"; }
 
-// Parses and removes --target=...; restricts Highway's dispatch. Returns false on a bad request.
+// Parses and removes --target=... and --mkl=...; restricts Highway's dispatch. Returns false on a bad
+// request.
 bool SelectTarget(int* argc, char** argv) {
 #if HWY_ARCH_X86
   __builtin_cpu_init();
@@ -911,6 +959,14 @@ bool SelectTarget(int* argc, char** argv) {
   int out = 1;
   for (int i = 1; i < *argc; ++i) {
     const std::string_view a = argv[i];
+    if (a == "--mkl=direct" || a == "--mkl=dispatch") {
+      g_mkl_direct = a == "--mkl=direct";
+      continue;
+    }
+    if (a.rfind("--mkl=", 0) == 0) {
+      std::fprintf(stderr, "bench_math: %s: expected --mkl=direct or --mkl=dispatch\n", argv[i]);
+      return false;
+    }
     if (a.rfind("--target=", 0) != 0) {
       argv[out++] = argv[i];
       continue;
@@ -989,8 +1045,13 @@ int Main(int argc, char** argv) {
   benchmark::AddCustomContext("accelmath_target", TargetName(g_target));
   benchmark::AddCustomContext("hwy_target", hwy_targets.empty() ? "?" : hwy::TargetName(hwy_targets.front()));
   benchmark::AddCustomContext("mkl", libs.mkl.lib ? libs.mkl.version : "not found (bench/fetch_mkl.sh)");
-  if (libs.mkl.lib) benchmark::AddCustomContext("mkl_vm_library", MklVmLibrary());
-  benchmark::AddCustomContext("mkl_mode", "VML_HA (vms* with mode 0x2), MKL_THREADING_LAYER=SEQUENTIAL");
+  if (libs.mkl.kernels) {
+    benchmark::AddCustomContext("mkl_vm_library", libs.mkl.kernels_name + " (its _vmls*_HA kernels called directly)");
+    benchmark::AddCustomContext("mkl_mode", "VML_HA (_vmls*_HA), MKL_THREADING_LAYER=SEQUENTIAL");
+  } else if (libs.mkl.lib) {
+    benchmark::AddCustomContext("mkl_vm_library", MklVmLibrary() + " (MKL's dispatch)");
+    benchmark::AddCustomContext("mkl_mode", "VML_HA (vms* with mode 0x2), MKL_THREADING_LAYER=SEQUENTIAL");
+  }
   benchmark::AddCustomContext("simd_anchor_width", g_target == Target::kAvx512 ? "16 (sleef f16_u10avx512f, libmvec _ZGVeN16v)"
                                                    : g_target == Target::kAvx2 ? "8 (sleef f8_u10avx2, libmvec _ZGVdN8v)"
                                                                                : "none");

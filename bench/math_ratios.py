@@ -10,9 +10,14 @@ line under the table names them). Sizes count elements: a function of rows (norm
 of 16 (n / 1024 rows of 1024).
 
     python3 bench/math_ratios.py [--exe build/bench_math] [--filter exp,log,...] [--targets avx2,avx512]
+                                 [--mkl direct|dispatch]
 
-MKL is optional (bench/fetch_mkl.sh); without it the MKL column says so. Takes about 8 minutes per
-target for every function; --filter and --repetitions make it shorter.
+MKL is optional (bench/fetch_mkl.sh); without it the MKL column says so. The MKL column is MKL's HA
+kernel for the target's instruction set, called directly (--mkl direct, the default: the code MKL runs
+on an Intel CPU, on any CPU), or what MKL's dispatch picks on this CPU (--mkl dispatch: its generic
+code on CPUs other than Intel's); the table's first line names the library. Takes about 30 minutes per
+target for every function with 5 repetitions on a 2-core Zen 4 guest (MKL's I0 and I1 at 16M take
+much of it); --filter and --repetitions make it shorter.
 """
 import argparse
 import datetime
@@ -49,7 +54,7 @@ def size_name(n):
 
 
 def run(exe, target, args):
-    cmd = [exe, f"--target={target}", "--benchmark_format=json", f"--benchmark_repetitions={args.repetitions}",
+    cmd = [exe, f"--target={target}", f"--mkl={args.mkl}", "--benchmark_format=json", f"--benchmark_repetitions={args.repetitions}",
            "--benchmark_report_aggregates_only=true", f"--benchmark_min_time={args.min_time}",
            "--benchmark_enable_random_interleaving=true"]
     if args.filter:
@@ -105,6 +110,12 @@ def table(target, model, context, rows, args):
             line.append(" / ".join(f"{ours[n] / r[a][n]:.2f}" if n in ours and n in r[a] else "—" for n in SIZES))
         print("| " + " | ".join(line) + " |")
     print()
+    short = [f"{fn} {r['accelmath'][TABLE_SIZE] / r['mkl_ha'][TABLE_SIZE]:.2f}" for fn, r in rows.items()
+             if TABLE_SIZE in r.get("accelmath", {}) and TABLE_SIZE in r.get("mkl_ha", {})
+             and r["accelmath"][TABLE_SIZE] < r["mkl_ha"][TABLE_SIZE]]
+    if "mkl_ha" in anchors:
+        print(f"Below 1.0x MKL HA at {size_name(TABLE_SIZE)}: " + (", ".join(short) if short else "none") + ".")
+        print()
     print("Inputs (fixed seed): " + "; ".join(f"{fn} {context.get('inputs_' + fn, '?')}" for fn in rows) + ".")
     sleef = [f"{fn} {context['sleef_' + fn]}" for fn in rows if "sleef_" + fn in context]
     if sleef:
@@ -120,6 +131,8 @@ def main():
     ap.add_argument("--filter", help="comma-separated function names (default: every function)")
     ap.add_argument("--targets", help="comma-separated subset of avx2,avx512 (default: those this CPU has)")
     ap.add_argument("--repetitions", type=int, default=9)
+    ap.add_argument("--mkl", choices=["direct", "dispatch"], default="direct",
+                    help="MKL's HA kernel of the target called directly, or through MKL's CPU dispatch")
     ap.add_argument("--min-time", type=float, default=0.2, help="seconds per repetition of each benchmark")
     args = ap.parse_args()
 

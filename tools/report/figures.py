@@ -371,7 +371,8 @@ def main(argv):
         md += [f"![speed](fig/{os.path.basename(png)})", "",
                f"bench_math in the same run as the anchors, at 1K and 64K elements, one thread, 0.02 s per case "
                f"(bench/math_ratios.py runs the longer, repeated measurement of docs/performance.md). "
-               f"accelmath on Highway {ctx.get('hwy_target', '?')}; MKL: {ctx.get('mkl', '?')}. "
+               f"accelmath on Highway {ctx.get('hwy_target', '?')}; MKL: {ctx.get('mkl', '?')}, "
+               f"{ctx.get('mkl_vm_library', 'no VM library loaded')}. "
                f"No anchor has {', '.join(alone) if alone else '(none missing)'}.", ""]
     else:
         md += ["Not measured: bench_math is not beside this `accelmath` (it is built in the build tree, not "

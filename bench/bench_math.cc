@@ -14,7 +14,7 @@
 //              run are not an Intel run's). --mkl=dispatch: vms<mkl>(n, a, r, VML_HA) through
 //              MKL's dispatch (what an MKL user on this CPU gets). The direct call and the
 //              dispatch agree bit for bit and in time where they reach the same library
-//              (checked on libmkl_vml_def: docs/performance.md).
+//              (build/mkl_check, bench/mkl_check.cc; on libmkl_vml_def: docs/performance.md).
 //   sleef_u10  SLEEF's most accurate vector function within 1 ulp: Sleef_<stem>f16_u10avx512f /
 //              Sleef_<stem>f8_u10avx2, else _u05 (sqrt, hypot), else the exact one without a suffix
 //              (fabs, floor, fma, fmin, copysign, ilogb, ldexp, ...) (libsleef.so.3, dlsym); the

@@ -298,6 +298,7 @@ ACCELMATH_HD Vec<T> IfNegativeThenElse(Vec<T> v, Vec<T> yes, Vec<T> no) {
 namespace accelmath::lane {
 
 ACCELMATH_HD Vec<double> PromoteTo(D<double>, Vec<int32_t> v) { return Vec<double>{static_cast<double>(v.raw)}; }
+ACCELMATH_HD Vec<int64_t> PromoteTo(D<int64_t>, Vec<int32_t> v) { return Vec<int64_t>{v.raw}; }  // trig's row index
 // Truncates toward zero; out of range saturates (NaN gives INT_MIN), so no input is undefined
 // behaviour. Kernels give integers in [INT_MIN, INT_MAX] (shape ToInt32), converted exactly.
 ACCELMATH_HD Vec<int32_t> DemoteTo(D<int32_t>, Vec<double> v) {

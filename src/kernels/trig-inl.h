@@ -142,9 +142,11 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanekRow(D d, VI q, V& c0, V& c
 
 // Payne-Hanek for lanes holding a float32 value xp in [kTrigF32Limit, 2^128): xp = m 2^(E - 23),
 // m = 2^23 + the 23 mantissa bits, E = 8 + 16 q + s (0 <= s < 16, q < 8): xp 2/pi = m' T_q with
-// m' = m 2^s < 2^39 (xp's exponent field lowered by 16 q and raised by 15, exact) and row q of
-// kTrigPH0/1 (c0 + c1 = (2^(16 q - 15) 2/pi) mod 4 up to 2^-104, at most 53 bits each; q = bits
-// 56..62 of bits(xp) - bits(2^8)). xp 2/pi = m' c0 + m' c1 (mod 4, up to 2^-65):
+// m' = m 2^s < 2^39 and row q of kTrigPH0/1 (c0 + c1 = (2^(16 q - 15) 2/pi) mod 4 up to 2^-104, at
+// most 53 bits each). PayneHanekArgs finds both in float32 lanes (16 per AVX-512 vector, against 8
+// for the same steps on the widened binary64 values): q = bits 27..30 of bits(xp) - bits(2^8), m'
+// = xp with its exponent field lowered by 16 q and raised by 15 (a float32: 2^23 <= m' < 2^39,
+// exact), widened exactly by the caller. xp 2/pi = m' c0 + m' c1 (mod 4, up to 2^-65):
 //   h0 + l0 = m' c0 exactly (fma), K0 = rint(h0) (h0 < 2^41; kd0 = h0 + 1.5 2^52 holds it),
 //   g = h0 - K0 exact, g + l0 = m' c0 - K0 exact (a multiple of 2^-51 below 1; l0 < 2^-12),
 //   f = m' c1 + (g + l0) (one fma: one rounding, 2^-53 relative; m' c1 < 2^-11).
@@ -156,16 +158,18 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanekRow(D d, VI q, V& c0, V& c
 // F_R), and sin@huge, cos@huge, tan@huge, sincos@huge ran +6%, +7%, +6%, +7% faster with the AVX2
 // code forced on an AVX-512 Intel Xeon and +9%, +9%, +8%, +12% with AVX3 (bench_math, 64K, 7
 // interleaved runs), the fast path unchanged.
-template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V PayneHanek(D d, V xp, V& kd0) {
+template <class D, class V, class VI>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanekArgs(D d, V xp, V& m, VI& q) {
   const RebindToUnsigned<D> du;
-  const RebindToSigned<D> di;
   const auto bits = BitCast(du, xp);
-  const auto eb = Sub(bits, Set(du, uint64_t{1031} << 52));
-  const auto qf = And(eb, Set(du, uint64_t{0x7F} << 56));
-  const V m = BitCast(d, Add(Sub(bits, qf), Set(du, uint64_t{15} << 52)));
+  const auto qf = And(Sub(bits, Set(du, 0x43800000u)), Set(du, 0xFu << 27));  // 0x43800000: bits(2^8)
+  m = BitCast(d, Sub(Add(bits, Set(du, 15u << 23)), qf));
+  q = BitCast(RebindToSigned<D>(), ShiftRight<27>(qf));
+}
+template <class D, class V, class VI>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V PayneHanek(D d, V m, VI q, V& kd0) {
   V c0, c1;
-  PayneHanekRow(d, BitCast(di, ShiftRight<56>(qf)), c0, c1);
+  PayneHanekRow(d, q, c0, c1);
   const V shift = Set(d, coeffs::kTrigShift52);
   const V h0 = Mul(m, c0);
   const V l0 = MulSub(m, c0, h0);
@@ -215,30 +219,33 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void SinCosF32Parts(D d, V hi, V lo, V& s
   cl = MulAdd(Mul(z, z), Horner(d, z, coeffs::kCosF32Poly()), NegMulAdd(hi, lo, e));
 }
 
-// The huge lanes' reduction in binary64 lanes: ad holds |x| (a float32 value in [kTrigF32Limit,
-// 2^128); the caller puts kTrigF32Limit in every other lane). PayneHanek gives |x| 2/pi = K + f
-// (mod 4); r = f C1 (C1 = pi/2 rounded; within 2^-33.9 relative, |r| <= pi/4 (1 + 2^-10.52),
-// |r| >= 2^-29.2), returned; kmod4 = K mod 4 (the low two bits of bits(kd0)).
-template <class D, class V, class VU>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V HugeReduceF64(D d, V ad, VU& kmod4) {
-  const RebindToUnsigned<D> du;
+// The huge lanes' reduction in binary64 lanes, from PayneHanekArgs' m' (widened) and q (the lanes
+// other than huge ones hold kTrigF32Limit's). PayneHanek gives |x| 2/pi = K + f (mod 4); r = f C1
+// (C1 = pi/2 rounded; within 2^-33.9 relative, |r| <= pi/4 (1 + 2^-10.52), |r| >= 2^-29.2),
+// returned; kbits = bits(kd0), whose two low bits are K mod 4 (the other bits are not a float's).
+template <class D, class V, class VI, class VU>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V HugeReduceF64(D d, V m, VI q, VU& kbits) {
   V kd0;
-  const V f = PayneHanek(d, ad, kd0);
-  kmod4 = And(BitCast(du, kd0), Set(du, uint64_t{3}));
+  const V f = PayneHanek(d, m, q, kd0);
+  kbits = BitCast(RebindToUnsigned<D>(), kd0);
   return Mul(f, Set(d, coeffs::kTrigPio2C1));
 }
 
 // The huge lanes of the float32 kernels' slow path: lanes with a = |x| in [kTrigF32Limit,
-// 2^128) get (hi, lo, kd) from HugeReduceF64 instead of ReduceF32's: each half of the vector widened
-// to binary64 (one lane: directly), r split into float32 hi = r rounded, lo = (r - hi) rounded
-// (r - hi exact; hi + lo within 2^-33.8 relative of x - K pi/2, |lo| <= 2^-24 |hi|), kd = 1.5 2^23 +
-// (K mod 4) (ReduceF32's form: K mod 4 put into the low bits of 1.5 2^23's, an integer operation on
-// the low halves of the two halves' 64-bit lanes, 3-5% faster for huge arguments than converting a
-// binary64 kd to float32 on an AVX-512 Xeon, AVX3 and AVX2 code; the one lane: through binary64,
-// exactly). Every other lane (|x| < 2^8,
-// +-inf, NaN) keeps its values: the polynomials that follow see the same inputs in small lanes
-// whichever path the vector took. HugeReduceCall: the same out of line (tan), arguments and results
-// by value.
+// 2^128) get (hi, lo, kd) from HugeReduceF64 instead of ReduceF32's: PayneHanekArgs on the float32
+// vector, each half of m' and q widened to binary64 and int64 lanes (one lane: directly), r split
+// into float32 hi = r rounded, lo = (r - hi) rounded (r - hi exact; hi + lo within 2^-33.8 relative
+// of x - K pi/2, |lo| <= 2^-24 |hi|). kd: the low 32-bit halves of the two halves' bits(kd0), one
+// permute, whose two low bits are K mod 4, as in ReduceF32's kd (1.5 2^23 + k); the callers read
+// only those bits of kd (k's parity and, for sin and cos, k mod 4 by shifts). The one lane: kd =
+// 1.5 2^23 + (K mod 4) through binary64, exactly. Against the version before (m' and q from the
+// widened binary64 bits, K mod 4 masked and put into 1.5 2^23's bits: three operations more per
+// half and three per vector), Zen 4, C ABI, 64K, |x| log-uniform in [1, 1e30], medians of 5
+// alternating rounds: sin@huge 616 -> 634 Melem/s, sincos@huge 562 -> 585, tan@huge 540 -> 544
+// with AVX3; 398 -> 405, 375 -> 378, 309 -> 315 with the AVX2 code; the same bits on all 2^32
+// inputs (sin, cos, tan, sincos; AVX3, the AVX2 code, SCALAR). Every other lane (|x| < 2^8, +-inf,
+// NaN) keeps its values: the polynomials that follow see the same inputs in small lanes whichever
+// path the vector took. HugeReduceCall: the same out of line (tan), arguments and results by value.
 template <class V>
 struct Reduced {
   V hi, lo, kd;
@@ -248,30 +255,35 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE Reduced<V> HugeReduce(D d, V a, V hi, V l
   const V lim = Set(d, coeffs::kTrigF32Limit);
   const auto huge = And(Ge(a, lim), Lt(a, Set(d, std::numeric_limits<float>::infinity())));
   const V ap = IfThenElse(huge, a, lim);
-  // k: kd of ReduceF32's form, the bits of 1.5 2^23 + (K mod 4).
+  V m;
+  decltype(Zero(RebindToSigned<D>())) q;
+  PayneHanekArgs(d, ap, m, q);
+  // k: kd of ReduceF32's form where one lane (the bits of 1.5 2^23 + (K mod 4)); elsewhere bits
+  // whose two low bits are K mod 4, which is all the callers read of a huge lane's kd.
   V h, l, k;
   if constexpr (MaxLanes(D()) == 1) {
     const Rebind<double, D> dd;
     const RebindToUnsigned<decltype(dd)> du64;
     decltype(Zero(du64)) k64;
-    const auto r = HugeReduceF64(dd, PromoteTo(dd, ap), k64);
+    const auto r = HugeReduceF64(dd, PromoteTo(dd, m), PromoteTo(RebindToSigned<decltype(dd)>(), q), k64);
     h = DemoteTo(d, r);
     l = DemoteTo(d, Sub(r, PromoteTo(dd, h)));
-    const auto q = BitCast(dd, Or(BitCast(du64, Set(dd, coeffs::kTrigShift52)), k64));  // 1.5 2^52 + (K mod 4)
-    k = DemoteTo(d, Sub(q, Set(dd, coeffs::kTrigShift52 - double{coeffs::kTrigF32Shift})));
+    const auto kq = BitCast(dd, Or(BitCast(du64, Set(dd, coeffs::kTrigShift52)), And(k64, Set(du64, uint64_t{3}))));
+    k = DemoteTo(d, Sub(kq, Set(dd, coeffs::kTrigShift52 - double{coeffs::kTrigF32Shift})));  // 1.5 2^23 + (K mod 4)
   } else {
     const RebindToUnsigned<D> du;
     const Half<D> dh;
+    const Half<RebindToSigned<D>> dih;
     const Rebind<double, decltype(dh)> dd;
+    const RebindToSigned<decltype(dd)> di64;
     decltype(Zero(RebindToUnsigned<decltype(dd)>())) kl, ku;
-    const auto rl = HugeReduceF64(dd, PromoteTo(dd, LowerHalf(dh, ap)), kl);
-    const auto ru = HugeReduceF64(dd, PromoteTo(dd, UpperHalf(dh, ap)), ku);
+    const auto rl = HugeReduceF64(dd, PromoteTo(dd, LowerHalf(dh, m)), PromoteTo(di64, LowerHalf(dih, q)), kl);
+    const auto ru = HugeReduceF64(dd, PromoteTo(dd, UpperHalf(dh, m)), PromoteTo(di64, UpperHalf(dih, q)), ku);
     const auto hl = DemoteTo(dh, rl);
     const auto hu = DemoteTo(dh, ru);
     h = Combine(d, hu, hl);
     l = Combine(d, DemoteTo(dh, Sub(ru, PromoteTo(dd, hu))), DemoteTo(dh, Sub(rl, PromoteTo(dd, hl))));
-    const auto kmod4 = ConcatEven(du, BitCast(du, ku), BitCast(du, kl));  // the low halves of the 64-bit lanes
-    k = BitCast(d, Or(kmod4, BitCast(du, Set(d, coeffs::kTrigF32Shift))));
+    k = BitCast(d, ConcatEven(du, BitCast(du, ku), BitCast(du, kl)));  // the low halves of the 64-bit lanes
   }
   return {IfThenElse(huge, h, hi), IfThenElse(huge, l, lo), IfThenElse(huge, k, kd)};
 }

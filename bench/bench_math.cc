@@ -655,6 +655,33 @@ void* SleefSymbol(const Libs& libs, const std::string& libm, std::string* symbol
   return nullptr;
 }
 
+// MKL VM's function g of a row of this shape (one input, two inputs, or sincos's two results) as an
+// Impl: the HA kernel _vmls<mkl>_HA(n, a, r) (no mode), or vms<mkl>(n, a, r, mode) with the mode
+// VML_HA as its last argument (`mode...`). Empty where g is null or the shape has no MKL form.
+template <class... Mode>
+Fn MklImpl(void* g, Shape shape, Mode... mode) {
+  if (!g) return {};
+  const auto x = [](const void* const* in, int k) { return static_cast<const float*>(in[k]); };
+  const auto y = [](void* const* out, int k) { return static_cast<float*>(out[k]); };
+  if (shape == Shape::kUnary) {
+    return [fn = reinterpret_cast<void (*)(int, const float*, float*, Mode...)>(g), x, y, mode...](
+               const void* const* in, void* const* out, std::size_t n) { fn(static_cast<int>(n), x(in, 0), y(out, 0), mode...); };
+  }
+  if (shape == Shape::kUnaryPair) {
+    return [fn = reinterpret_cast<void (*)(int, const float*, float*, float*, Mode...)>(g), x, y, mode...](
+               const void* const* in, void* const* out, std::size_t n) {
+      fn(static_cast<int>(n), x(in, 0), y(out, 0), y(out, 1), mode...);
+    };
+  }
+  if (shape == Shape::kBinary) {
+    return [fn = reinterpret_cast<void (*)(int, const float*, const float*, float*, Mode...)>(g), x, y, mode...](
+               const void* const* in, void* const* out, std::size_t n) {
+      fn(static_cast<int>(n), x(in, 0), x(in, 1), y(out, 0), mode...);
+    };
+  }
+  return {};
+}
+
 // The C library's scalar function <libm> in a loop, through the row's signature (nullptr: none).
 Fn GlibcImpl(const FunctionInfo& f, void* g) {
   if (!g) return {};
@@ -725,46 +752,10 @@ std::vector<Impl> Impls(const FunctionInfo& f, const Libs& libs, std::size_t row
                  f.run(out, in, n, row_length);
                }});
   if (*f.mkl && libs.mkl.kernels) {
-    void* g = Sym(libs.mkl.kernels, std::string("_vmls") + f.mkl + "_HA");
-    if (g && f.shape == Shape::kUnary) {
-      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, float*)>(g)](
-                                 const void* const* in, void* const* out, std::size_t n) {
-                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<float*>(out[0]));
-                   }});
-    } else if (g && f.shape == Shape::kUnaryPair) {
-      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, float*, float*)>(g)](
-                                 const void* const* in, void* const* out, std::size_t n) {
-                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
-                        static_cast<float*>(out[1]));
-                   }});
-    } else if (g && f.shape == Shape::kBinary) {
-      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, const float*, float*)>(g)](
-                                 const void* const* in, void* const* out, std::size_t n) {
-                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
-                        static_cast<float*>(out[0]));
-                   }});
-    }
+    if (Fn m = MklImpl(Sym(libs.mkl.kernels, std::string("_vmls") + f.mkl + "_HA"), f.shape)) v.push_back({"mkl_ha", m});
   } else if (*f.mkl && libs.mkl.lib) {
     constexpr long long kVmlHa = 0x2;
-    void* g = Sym(libs.mkl.lib, std::string("vms") + f.mkl);
-    if (g && f.shape == Shape::kUnary) {
-      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, float*, long long)>(g)](
-                                 const void* const* in, void* const* out, std::size_t n) {
-                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<float*>(out[0]), kVmlHa);
-                   }});
-    } else if (g && f.shape == Shape::kUnaryPair) {
-      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, float*, float*, long long)>(g)](
-                                 const void* const* in, void* const* out, std::size_t n) {
-                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<float*>(out[0]),
-                        static_cast<float*>(out[1]), kVmlHa);
-                   }});
-    } else if (g && f.shape == Shape::kBinary) {
-      v.push_back({"mkl_ha", [fn = reinterpret_cast<void (*)(int, const float*, const float*, float*, long long)>(g)](
-                                 const void* const* in, void* const* out, std::size_t n) {
-                     fn(static_cast<int>(n), static_cast<const float*>(in[0]), static_cast<const float*>(in[1]),
-                        static_cast<float*>(out[0]), kVmlHa);
-                   }});
-    }
+    if (Fn m = MklImpl(Sym(libs.mkl.lib, std::string("vms") + f.mkl), f.shape, kVmlHa)) v.push_back({"mkl_ha", m});
   }
   const std::string libm = f.libm;
   if (!libm.empty() && g_target != Target::kNative && VectorShape(f.shape)) {

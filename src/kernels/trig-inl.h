@@ -240,10 +240,11 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V HugeReduceF64(D d, V m, VI q, VU& kbits
 // only those bits of kd (k's parity and, for sin and cos, k mod 4 by shifts). The one lane: kd =
 // 1.5 2^23 + (K mod 4) through binary64, exactly. Against the version before (m' and q from the
 // widened binary64 bits, K mod 4 masked and put into 1.5 2^23's bits: three operations more per
-// half and three per vector), Zen 4, C ABI, 64K, |x| log-uniform in [1, 1e30], medians of 5
-// alternating rounds: sin@huge 616 -> 634 Melem/s, sincos@huge 562 -> 585, tan@huge 540 -> 544
-// with AVX3; 398 -> 405, 375 -> 378, 309 -> 315 with the AVX2 code; the same bits on all 2^32
-// inputs (sin, cos, tan, sincos; AVX3, the AVX2 code, SCALAR). Every other lane (|x| < 2^8, +-inf,
+// half and three per vector), on an AVX-512 Zen 4, C ABI, 64K, |x| log-uniform in [1, 1e30],
+// medians of 5 alternating rounds: sin@huge 616 -> 634 Melem/s, sincos@huge 562 -> 585, tan@huge
+// 540 -> 544 with AVX3 (that CPU's target); 398 -> 405, 375 -> 378, 309 -> 315 with the AVX2 code
+// forced on it; the same bits on all 2^32 inputs (sin, cos, tan, sincos; AVX3, the forced AVX2
+// code, SCALAR). Unmeasured on Intel and on a CPU whose best target is AVX2. Every other lane (|x| < 2^8, +-inf,
 // NaN) keeps its values: the polynomials that follow see the same inputs in small lanes whichever
 // path the vector took. HugeReduceCall: the same out of line (tan), arguments and results by value.
 template <class V>

@@ -3,14 +3,15 @@
 // erf runs in float32 lanes (registry eval F32), eight polynomial pieces (Erf, below). The others
 // run in binary64 lanes (eval F64): `x` holds a float32 value exactly, the kernel returns a double
 // within about 2^-33.4 relative of the exact value (erfcx: 2^-35), and the caller rounds it to
-// float32 once (DemoteTo). One rational approximation carries them (coefficients: src/kernels/erf_coeffs.h,
-// tools/coeffs/erf.py; each fit's error is measured and printed there):
+// float32 once (DemoteTo). One rational approximation carries them (coefficients:
+// src/kernels/erf_coeffs.h, tools/coeffs/erf.py; each fit's error is measured and printed there):
 //   erfcx(a)  = exp(a^2) erfc(a) = P(a)/Q(a) for every a >= 0 up to +inf (degrees 6/7, 2^-35.1
 //               relative; a P/Q tends to 1/sqrt(pi), so the asymptote needs no other formula).
 // erfc and normcdf are erfcx times e^(-x^2) (resp. e^(-x^2/2); ExpFinite64 of the exp/log family
 // with its degree-7 polynomial, kExp64PolyShort, below 2^-34.0 relative: the rational's error leaves
-// room for it, and it made erfc and normcdf 1.08-1.11x faster on Zen 4, with AVX3 and with the AVX2
-// code forced there, than the degree-9 one erfcx keeps), with x^2 (x^2/2) exact in binary64
+// room for it, and it made erfc and normcdf 1.08-1.11x faster than the degree-9 one erfcx keeps,
+// measured on an AVX-512 Zen 4 with AVX3 (its target) and with the AVX2 code forced there;
+// unmeasured on Intel and on a CPU whose best target is AVX2), with x^2 (x^2/2) exact in binary64
 // (a float32 squared has 48 significant bits): no cancellation, no argument error, however deep into
 // the tail; the results reach the float32 subnormals as binary64 normal numbers and are rounded
 // once. Negative arguments use the reflections erfc(-a) = 2 - erfc(a) and erfcx(-a) = 2 e^(a^2) -

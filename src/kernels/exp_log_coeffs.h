@@ -133,7 +133,7 @@ ACCELMATH_COEFFS std::array<double, 8> kExpm1Poly() {
       0x1.a15205debbad7p-13,
       0x1.a113900e06879p-16}};
 }
-// kExp64Poly (ExpFinite64, binary64 lanes; erf, gamma, Bessel): e^r = P(r) on |r| <= 0.34691204, degree 9;
+// kExp64Poly (ExpFinite64, binary64 lanes; erfcx, gamma, Bessel): e^r = P(r) on |r| <= 0.34691204, degree 9;
 // max relative error 1.88e-14 (2^-45.59).
 ACCELMATH_COEFFS std::array<double, 10> kExp64Poly() {
   return {{

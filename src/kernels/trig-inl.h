@@ -244,9 +244,10 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V HugeReduceF64(D d, V m, VI q, VU& kbits
 // medians of 5 alternating rounds: sin@huge 616 -> 634 Melem/s, sincos@huge 562 -> 585, tan@huge
 // 540 -> 544 with AVX3 (that CPU's target); 398 -> 405, 375 -> 378, 309 -> 315 with the AVX2 code
 // forced on it; the same bits on all 2^32 inputs (sin, cos, tan, sincos; AVX3, the forced AVX2
-// code, SCALAR). Unmeasured on Intel and on a CPU whose best target is AVX2. Every other lane (|x| < 2^8, +-inf,
-// NaN) keeps its values: the polynomials that follow see the same inputs in small lanes whichever
-// path the vector took. HugeReduceCall: the same out of line (tan), arguments and results by value.
+// code, SCALAR). Unmeasured on Intel and on a CPU whose best target is AVX2. Every other lane
+// (|x| < 2^8, +-inf, NaN) keeps its values: the polynomials that follow see the same inputs in small
+// lanes whichever path the vector took. HugeReduceCall: the same out of line (tan), arguments and
+// results by value.
 template <class V>
 struct Reduced {
   V hi, lo, kd;

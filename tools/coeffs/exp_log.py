@@ -167,7 +167,8 @@ err_exp64 = max(abs(horner_mp(exp64_c, r) / mp.exp(r) - 1) for r in grid(-R_EXP6
 assert err_exp64 < 2 ** -45, err_exp64
 # The erf family's (erfc, normcdf): degree 7 on the same interval, 2^-34.1. Their erfcx rational is
 # 2^-35.1, so the result stays within about 2^-33.4 of the exact value (0.5 + 2^-9.4 ulp at most);
-# erfc and normcdf ran 1.08-1.11x faster with it than with degree 9 (Zen 4, docs/performance.md).
+# erfc and normcdf ran 1.08-1.11x faster with it than with degree 9 (AVX3 and the AVX2 code forced on
+# an AVX-512 Zen 4; docs/performance.md).
 exp64s_c = [float(c) for c in reversed(mp.chebyfit(mp.exp, [-R_EXP64, R_EXP64], 8))]
 err_exp64s = max(abs(horner_mp(exp64s_c, r) / mp.exp(r) - 1) for r in grid(-R_EXP64, R_EXP64))
 assert err_exp64s < 2 ** -34, err_exp64s
@@ -418,7 +419,7 @@ emit(f"inline constexpr double kExpm1MinusOne = {hexd(EXPM1_LO)};\n")
 emit(f"// kExpm1Poly: expm1(r) = r P(r) on |r| <= {mp.nstr(R_m1, 8)}, degree {len(expm1_c) - 1}; max relative "
      f"error of r P(r) {mp.nstr(err_m1, 3)} (2^{lg(err_m1)}).\n")
 emit(arr("kExpm1Poly", "double", expm1_c, hexd))
-emit(f"// kExp64Poly (ExpFinite64, binary64 lanes; erf, gamma, Bessel): e^r = P(r) on |r| <= {mp.nstr(R_EXP64, 8)}, "
+emit(f"// kExp64Poly (ExpFinite64, binary64 lanes; erfcx, gamma, Bessel): e^r = P(r) on |r| <= {mp.nstr(R_EXP64, 8)}, "
      f"degree {len(exp64_c) - 1};\n// max relative error {mp.nstr(err_exp64, 3)} (2^{lg(err_exp64)}).\n")
 emit(arr("kExp64Poly", "double", exp64_c, hexd))
 emit(f"// kExp64PolyShort (ExpFinite64 of erfc and normcdf): the same on |r| <= {mp.nstr(R_EXP64, 8)}, "

@@ -50,8 +50,8 @@ HWY_NOINLINE void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g
   // they fill) when the tensor's codes take 4 MiB or more: with a tile's 32 rows read and written
   // at once, those reads competed with the next tile's prefetch. Zen 4, bench_mx [1024, 16384],
   // AVX3_DL: bfloat16 / float16 -> e4m3 1.34x / 1.14x; bfloat16 as fast as plain stores at 512K
-  // and 2M (docs/performance.md). The pairs at 0 and s32 - 2L are encoded twice where a row is not
-  // aligned (2 of a 4096-column tile's 64 pairs).
+  // and 2M (docs/performance.md). Where a row is not aligned to 2L bytes, the pairs at 0 and
+  // s32 - 2L are encoded twice (2 of a 4096-column tile's 64 pairs with AVX3, of 128 with AVX2).
   const bool stream = F.bits == 8 && sizeof(T) == 2 && end >= (int64_t{4} << 20);
   auto prefetch_next = [&](int64_t at, int64_t bytes) __attribute__((always_inline)) {  // at: a flat index of x; inlined, or GCC drops it (src/backend/prefetch.h)
     if (at + ahead + bytes / int64_t{sizeof(T)} <= end) backend::PrefetchIntoL2(x + at + ahead, bytes);
@@ -236,17 +236,34 @@ HWY_NOINLINE void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g
                                          LoadU(d16, width16 + c + L), [&]() { return Bytes2(d16, encode(c), encode(c + L)); });
             };
             if (fp8 && stream && s32 > 0) {
-              // Streamed from the first column whose code starts an aligned 2L bytes (h); the
-              // columns before and after it by plain stores of just their bytes, from the pairs
-              // at 0 and s32 - 2L (a plain store into a streamed line ran slower than no streaming).
+              // Whole cache lines streamed: the columns [h, e) whose codes fill the lines of the
+              // row's range (h: the first column whose code starts a line); those before h and from
+              // e by plain stores of just their bytes. A line written partly by streaming stores
+              // and partly by plain ones (or streamed in two halves at different times) costs a
+              // partial-line write: with the streamed range aligned to 2L bytes only (half a line
+              // with the AVX2 code), an Intel Xeon ran the AVX2 code's axis 0 at 6.1-9.9 GB/s for
+              // outputs 48 or 16 bytes past a line and 11.4-11.7 at 0 or 32 (docs/performance.md,
+              // MX, 2026-12-06).
+              const int64_t line = std::max<int64_t>(64, 2 * L);  // bytes, a multiple of 2L
               auto part = [&](int64_t c, int64_t from, int64_t to) {  // columns [from, to) of the pair at c
                 HWY_ALIGN uint8_t buf[MaxLanes(d8)];
                 Store(fp8_pair(c), d8, buf);
                 std::memcpy(y + flat + from, buf + (from - c), static_cast<size_t>(to - from));
               };
-              const int64_t h = static_cast<int64_t>((0 - reinterpret_cast<uintptr_t>(y + flat)) % static_cast<uintptr_t>(2 * L));
-              if (h != 0) part(0, 0, h);
-              for (s = h; s + 2 * L <= s32; s += 2 * L) Stream(fp8_pair(s), d8, y + flat + s);
+              // The pairs start at h mod 2L (fp8_pair's two call sites, as before the lines: more
+              // inlined copies of it ran float16 13% slower with the AVX2 code).
+              const int64_t h = std::min(s32, static_cast<int64_t>((0 - reinterpret_cast<uintptr_t>(y + flat)) % static_cast<uintptr_t>(line)));
+              const int64_t e = h + (s32 - h) / line * line;
+              const int64_t c0 = h % (2 * L);
+              if (c0 != 0) part(0, 0, c0);
+              for (s = c0; s + 2 * L <= s32; s += 2 * L) {
+                const auto codes8 = fp8_pair(s);
+                if (s >= h && s < e) {
+                  Stream(codes8, d8, y + flat + s);
+                } else {
+                  StoreU(codes8, d8, y + flat + s);
+                }
+              }
               if (s < s32) part(s32 - 2 * L, s, s32);
               s = s32;
             }

@@ -250,8 +250,9 @@ HWY_NOINLINE void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g
                 Store(fp8_pair(c), d8, buf);
                 std::memcpy(y + flat + from, buf + (from - c), static_cast<size_t>(to - from));
               };
-              // The pairs start at h mod 2L (fp8_pair's two call sites, as before the lines: more
-              // inlined copies of it ran float16 13% slower with the AVX2 code).
+              // The pairs start at h mod 2L, each streamed or stored by where it lies: as many
+              // inlined copies of fp8_pair as before (with separate loops for the bytes before h
+              // and from e, float16 ran 13% slower with the AVX2 code).
               const int64_t h = std::min(s32, static_cast<int64_t>((0 - reinterpret_cast<uintptr_t>(y + flat)) % static_cast<uintptr_t>(line)));
               const int64_t e = h + (s32 - h) / line * line;
               const int64_t c0 = h % (2 * L);

@@ -11,8 +11,8 @@
 // with its degree-7 polynomial, kExp64PolyShort, below 2^-34.0 relative: the rational's error leaves
 // room for it, and it made erfc and normcdf 1.08-1.11x faster than the degree-9 one erfcx keeps,
 // measured on an AVX-512 Zen 4 with AVX3 (its target) and with the AVX2 code forced there, and
-// 1.03-1.11x on an AVX-512 Intel Xeon the same two ways; unmeasured on a CPU whose best target is
-// AVX2), with x^2 (x^2/2) exact in binary64
+// 1.03-1.11x on an AVX-512 Intel Xeon with AVX3 and with the AVX2 code forced there; unmeasured
+// on a CPU whose best target is AVX2), with x^2 (x^2/2) exact in binary64
 // (a float32 squared has 48 significant bits): no cancellation, no argument error, however deep into
 // the tail; the results reach the float32 subnormals as binary64 normal numbers and are rounded
 // once. Negative arguments use the reflections erfc(-a) = 2 - erfc(a) and erfcx(-a) = 2 e^(a^2) -

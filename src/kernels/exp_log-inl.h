@@ -377,7 +377,8 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Expm1(D d, V x) {
 // |x| <= 111, tgamma's exponent <= 202, Bessel's <= 100); tgamma's exponent is off by ~1e-13
 // absolute already, Bessel's fits are 3.5e-12. ExpFinite64(d, x, kExp64PolyShort()): the same with
 // P of degree 7 (2^-34.07, below 2^-34.0 with the rest), for erfc and normcdf, whose erfcx rational
-// is 2^-35.1 (1.08-1.11x faster there, AVX3 and the forced AVX2 code on a Zen 4; erf-inl.h).
+// is 2^-35.1 (1.03-1.11x faster there, AVX3 and the forced AVX2 code on a Zen 4 and an Intel Xeon;
+// erf-inl.h).
 template <class D, class V, size_t N>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpFinite64(D d, V x, const std::array<double, N>& poly) {
   const RebindToUnsigned<D> du;

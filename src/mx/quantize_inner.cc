@@ -50,8 +50,10 @@ HWY_NOINLINE void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g
   // they fill) when the tensor's codes take 4 MiB or more: with a tile's 32 rows read and written
   // at once, those reads competed with the next tile's prefetch. Zen 4, bench_mx [1024, 16384],
   // AVX3_DL: bfloat16 / float16 -> e4m3 1.34x / 1.14x; bfloat16 as fast as plain stores at 512K
-  // and 2M (docs/performance.md). Where a row is not aligned to 2L bytes, the pairs at 0 and
-  // s32 - 2L are encoded twice (2 of a 4096-column tile's 64 pairs with AVX3, of 128 with AVX2).
+  // and 2M (docs/performance.md). On an AVX-512 Intel Xeon whose 480 MiB L3 holds that case,
+  // streaming was 1.04-1.14x slower than plain stores there and the same at 1 GiB (AVX3_DL and
+  // the forced AVX2 code); kept for tensors that are not in the cache. Where a row is not aligned to 2L bytes, the pairs at 0 and
+  // s32 - 2L are encoded twice (2 of a 4096-column tile's 64 pairs with AVX3, of 128 with the AVX2 code).
   const bool stream = F.bits == 8 && sizeof(T) == 2 && end >= (int64_t{4} << 20);
   auto prefetch_next = [&](int64_t at, int64_t bytes) __attribute__((always_inline)) {  // at: a flat index of x; inlined, or GCC drops it (src/backend/prefetch.h)
     if (at + ahead + bytes / int64_t{sizeof(T)} <= end) backend::PrefetchIntoL2(x + at + ahead, bytes);
@@ -241,9 +243,10 @@ HWY_NOINLINE void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g
               // e by plain stores of just their bytes. A line written partly by streaming stores
               // and partly by plain ones (or streamed in two halves at different times) costs a
               // partial-line write: with the streamed range aligned to 2L bytes only (half a line
-              // with the AVX2 code), an Intel Xeon ran the AVX2 code's axis 0 at 6.1-9.9 GB/s for
-              // outputs 48 or 16 bytes past a line and 11.4-11.7 at 0 or 32 (docs/performance.md,
-              // MX, 2026-12-06).
+              // with the AVX2 code), the AVX2 code forced on an AVX-512 Intel Xeon ran axis 0 at
+              // 6.1-9.9 GB/s for outputs 48 or 16 bytes past a line and 11.4-11.7 at 0 or 32, where
+              // AVX3 (whole-line pairs) ran 11.3-12.0 at every offset (docs/performance.md, MX,
+              // 2026-12-06). Unmeasured on a CPU whose best target is AVX2.
               const int64_t line = std::max<int64_t>(64, 2 * L);  // bytes, a multiple of 2L
               auto part = [&](int64_t c, int64_t from, int64_t to) {  // columns [from, to) of the pair at c
                 HWY_ALIGN uint8_t buf[MaxLanes(d8)];

@@ -167,8 +167,8 @@ err_exp64 = max(abs(horner_mp(exp64_c, r) / mp.exp(r) - 1) for r in grid(-R_EXP6
 assert err_exp64 < 2 ** -45, err_exp64
 # The erf family's (erfc, normcdf): degree 7 on the same interval, 2^-34.1. Their erfcx rational is
 # 2^-35.1, so the result stays within about 2^-33.4 of the exact value (0.5 + 2^-9.4 ulp at most);
-# erfc and normcdf ran 1.08-1.11x faster with it than with degree 9 (AVX3 and the AVX2 code forced on
-# an AVX-512 Zen 4; docs/performance.md).
+# erfc and normcdf ran 1.03-1.11x faster with it than with degree 9 (AVX3 and the AVX2 code forced on
+# an AVX-512 Zen 4 and an AVX-512 Intel Xeon; docs/performance.md).
 exp64s_c = [float(c) for c in reversed(mp.chebyfit(mp.exp, [-R_EXP64, R_EXP64], 8))]
 err_exp64s = max(abs(horner_mp(exp64s_c, r) / mp.exp(r) - 1) for r in grid(-R_EXP64, R_EXP64))
 assert err_exp64s < 2 ** -34, err_exp64s

@@ -226,10 +226,10 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
     progress.finish();
     out.commit();
   } catch (const NpyError& e) {
-    std::fprintf(stderr, "accelmath: error: %s\n", e.what());
+    std::fprintf(stderr, "accelmath: error: %s\n", io::printable(e.what()).c_str());
     return 2;
   } catch (const CheckpointError& e) {
-    std::fprintf(stderr, "accelmath: error: %s\n", e.what());
+    std::fprintf(stderr, "accelmath: error: %s\n", io::printable(e.what()).c_str());
     return 2;
   }
   return 0;
@@ -370,10 +370,10 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
     progress.finish();
     out.commit();
   } catch (const NpyError& e) {
-    std::fprintf(stderr, "accelmath: error: %s\n", e.what());
+    std::fprintf(stderr, "accelmath: error: %s\n", io::printable(e.what()).c_str());
     return 2;
   } catch (const CheckpointError& e) {
-    std::fprintf(stderr, "accelmath: error: %s\n", e.what());
+    std::fprintf(stderr, "accelmath: error: %s\n", io::printable(e.what()).c_str());
     return 2;
   }
   return 0;

@@ -48,7 +48,7 @@ using accelmath::io::NpyError;
 constexpr int kBadInput = 2;
 
 int Error(const std::string& msg) {
-  std::fprintf(stderr, "accelmath: error: %s\n", msg.c_str());
+  std::fprintf(stderr, "accelmath: error: %s\n", accelmath::io::printable(msg).c_str());
   return kBadInput;
 }
 

@@ -27,7 +27,7 @@ using io::NpyError;
 using mx::DType;
 
 int Fail(const std::string& msg) {
-  std::fprintf(stderr, "accelmath: error: %s\n", msg.c_str());
+  std::fprintf(stderr, "accelmath: error: %s\n", io::printable(msg).c_str());
   return 2;
 }
 

@@ -17,9 +17,16 @@
 namespace accelmath::io {
 namespace {
 
-[[noreturn]] void Fail(const std::string& path, const std::string& what) { throw NpyError(path + ": " + what); }
+[[noreturn]] void Fail(const std::string& path, const std::string& what) { throw NpyError(printable(path + ": " + what)); }
 
 static_assert(std::endian::native == std::endian::little, "the .npy data is handled as little-endian");
+
+// A descr as quoted in an error: a header of up to 1 MiB may hold a descr as long.
+std::string Quoted(const std::string& descr) {
+  std::string q = printable(descr, 64);
+  q.insert(q.begin(), '\'');  // not "'" + ...: GCC 12 warns (-Wrestrict) on that form
+  return q += '\'';
+}
 
 // The dtypes read and written: byte order char, kind char, size ("<f4", "|u1"); 0 for any other.
 std::size_t ItemSize(const std::string& descr) {
@@ -208,6 +215,24 @@ mode_t Umask() {
 
 }  // namespace
 
+std::string printable(const std::string& s, std::size_t limit) {
+  std::string out;
+  const std::size_t n = std::min(s.size(), limit);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != 0x7F) {
+      out += static_cast<char>(c);
+    } else if (c == '\n' || c == '\r' || c == '\t') {
+      out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t";
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+    }
+  }
+  if (n < s.size()) out += "...";
+  return out;
+}
+
 std::size_t NpyArray::count() const {
   std::size_t n = 1;
   for (auto s : shape) n *= s;
@@ -256,9 +281,9 @@ NpyArray read_npy(const std::string& path) {
 
   NpyArray a = HeaderParser(header, path).Parse();
   const std::size_t item = ItemSize(a.descr);
-  if (item == 0) Fail(path, "unsupported dtype '" + a.descr + "'");
+  if (item == 0) Fail(path, "unsupported dtype " + Quoted(a.descr));
   if (a.descr[0] == '>' && item > 1) {
-    Fail(path, "dtype '" + a.descr + "' is big-endian, which is not supported (save the array little-endian: a.astype('<" +
+    Fail(path, "dtype " + Quoted(a.descr) + " is big-endian, which is not supported (save the array little-endian: a.astype('<" +
                    a.descr.substr(1) + "'))");
   }
   std::uint64_t want = 0;
@@ -423,7 +448,7 @@ std::vector<double> to_doubles(const NpyArray& a, const std::string& path) {
       out[i] = (h & 0x8000) ? -v : v;
     }
   } else {
-    Fail(path, "dtype '" + a.descr + "' is not a floating-point type (need float16, float32 or float64)");
+    Fail(path, "dtype " + Quoted(a.descr) + " is not a floating-point type (need float16, float32 or float64)");
   }
   return out;
 }

@@ -18,6 +18,12 @@ struct NpyError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// s with each control character (bytes below 0x20, and 0x7F) written as \n, \r, \t or \xHH, so that
+// a message quoting a file's contents (a tensor name, a dtype, a file name) stays one line; cut to
+// its first `limit` bytes where longer, "..." marking the cut (a value from a 100 MB header must
+// not make a 100 MB message). The readers' errors and the CLI's error lines go through it.
+std::string printable(const std::string& s, std::size_t limit = std::string::npos);
+
 struct NpyArray {
   std::string descr;  // NumPy dtype string, e.g. "<f4"
   bool fortran_order = false;

@@ -22,9 +22,26 @@ using Json = nlohmann::ordered_json;
 
 static_assert(std::endian::native == std::endian::little, "safetensors data are little-endian");
 
-[[noreturn]] void Fail(const std::string& path, const std::string& what) { throw NpyError(path + ": " + what); }
+[[noreturn]] void Fail(const std::string& path, const std::string& what) { throw NpyError(printable(path + ": " + what)); }
 
 constexpr uint64_t kMaxHeader = 100'000'000;  // the limit of the reference implementation
+// JSON nested deeper than this is refused before it is built: nlohmann's DOM recurses per level
+// (a header of 10^6 nested arrays overflowed the stack). 128 is serde_json's default recursion
+// limit, which the reference implementation (Rust) parses with; a valid header nests 3 deep.
+constexpr int kMaxDepth = 128;
+// Longer tensor names are refused: the CLI matches names with std::regex, whose libstdc++ matcher
+// recurses per character (--include '.*weight' overflowed the stack on a 50,000-byte name). Model
+// checkpoints' names are module paths of a few hundred bytes at most.
+constexpr std::size_t kMaxName = 4096;
+
+// A tensor (or key) name and a JSON value as quoted in an error, cut short: both come from a
+// header of up to 100 MB.
+std::string Named(const std::string& name) {
+  std::string q = printable(name, 256);
+  q.insert(q.begin(), '\'');  // not "'" + ...: GCC 12 warns (-Wrestrict) on that form
+  return q += '\'';
+}
+std::string Brief(const Json& j) { return printable(j.dump(), 64); }
 
 struct Fd {
   int fd;
@@ -35,11 +52,11 @@ struct Fd {
 
 // A tensor entry's shape: an array of non-negative integers.
 std::vector<int64_t> ParseShape(const Json& j, const std::string& path, const std::string& name) {
-  if (!j.is_array()) Fail(path, "tensor '" + name + "': \"shape\" is not an array");
+  if (!j.is_array()) Fail(path, "tensor " + Named(name) + ": \"shape\" is not an array");
   std::vector<int64_t> shape;
   for (const Json& d : j) {
     if (!d.is_number_unsigned() || d.get<uint64_t>() > uint64_t(INT64_MAX)) {
-      Fail(path, "tensor '" + name + "': \"shape\" holds " + d.dump() + ", not a non-negative integer");
+      Fail(path, "tensor " + Named(name) + ": \"shape\" holds " + Brief(d) + ", not a non-negative integer");
     }
     shape.push_back(d.get<int64_t>());
   }
@@ -96,7 +113,10 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
     // Duplicate keys: nlohmann keeps the last silently; a stack of key sets per open object refuses them.
     std::vector<std::set<std::string>> keys;
     std::string duplicate;
-    const Json::parser_callback_t check = [&](int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    const Json::parser_callback_t check = [&](int depth, Json::parse_event_t event, Json& parsed) {
+      if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) && depth >= kMaxDepth) {
+        Fail(path, "corrupt header: JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+      }
       if (event == Json::parse_event_t::object_start) {
         keys.emplace_back();
       } else if (event == Json::parse_event_t::object_end) {
@@ -115,40 +135,44 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
       std::replace(what.begin(), what.end(), '\n', ' ');
       Fail(path, "corrupt header: not valid JSON (" + what + ")");
     }
-    if (!duplicate.empty()) Fail(path, "corrupt header: the key '" + duplicate + "' appears twice in one object");
+    if (!duplicate.empty()) Fail(path, "corrupt header: the key " + Named(duplicate) + " appears twice in one object");
     if (!header.is_object()) Fail(path, "corrupt header: not a JSON object");
     for (const auto& [name, entry] : header.items()) {
       if (name == "__metadata__") {
         if (!entry.is_object()) Fail(path, "corrupt header: \"__metadata__\" is not an object");
         for (const auto& [k, v] : entry.items()) {
-          if (!v.is_string()) Fail(path, "corrupt header: \"__metadata__\" entry '" + k + "' is not a string");
+          if (!v.is_string()) Fail(path, "corrupt header: \"__metadata__\" entry " + Named(k) + " is not a string");
           metadata_.emplace_back(k, v.get<std::string>());
         }
         continue;
       }
+      if (name.size() > kMaxName) {
+        Fail(path, "tensor " + Named(name) + ": a name of " + std::to_string(name.size()) + " bytes (" + std::to_string(kMaxName) +
+                       " at most)");
+      }
       if (!entry.is_object() || entry.size() != 3 || !entry.contains("dtype") || !entry.contains("shape") ||
           !entry.contains("data_offsets")) {
-        Fail(path, "tensor '" + name + "': expected an object of exactly \"dtype\", \"shape\" and \"data_offsets\"");
+        Fail(path, "tensor " + Named(name) + ": expected an object of exactly \"dtype\", \"shape\" and \"data_offsets\"");
       }
       StTensor t;
       t.name = name;
-      if (!entry["dtype"].is_string()) Fail(path, "tensor '" + name + "': \"dtype\" is not a string");
+      if (!entry["dtype"].is_string()) Fail(path, "tensor " + Named(name) + ": \"dtype\" is not a string");
       t.dtype = entry["dtype"].get<std::string>();
       const std::size_t item = st_item_size(t.dtype);
-      if (item == 0) Fail(path, "tensor '" + name + "': unsupported dtype '" + t.dtype + "'");
+      if (item == 0) Fail(path, "tensor " + Named(name) + ": unsupported dtype " + Named(t.dtype));
       t.shape = ParseShape(entry["shape"], path, name);
       const Json& off = entry["data_offsets"];
       if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned() ||
           off[0].get<uint64_t>() > off[1].get<uint64_t>()) {
-        Fail(path, "tensor '" + name + "': \"data_offsets\" must be [begin, end] with 0 <= begin <= end, not " + off.dump());
+        Fail(path, "tensor " + Named(name) + ": \"data_offsets\" must be [begin, end] with 0 <= begin <= end, not " + Brief(off));
       }
       t.begin = off[0].get<uint64_t>(), t.end = off[1].get<uint64_t>();
       uint64_t want = item;
       for (int64_t d : t.shape) {
-        if (__builtin_mul_overflow(want, uint64_t(d), &want)) Fail(path, "tensor '" + name + "': shape " + t.shape_string() + " is too large");
+        if (__builtin_mul_overflow(want, uint64_t(d), &want)) Fail(path, "tensor " + Named(name) + ": shape " + printable(t.shape_string(), 256) + " is too large");
       }
       if (want != t.end - t.begin) {
-        Fail(path, "tensor '" + name + "': shape " + t.shape_string() + " of " + t.dtype + " needs " + std::to_string(want) +
+        Fail(path, "tensor " + Named(name) + ": shape " + printable(t.shape_string(), 256) + " of " + t.dtype + " needs " + std::to_string(want) +
                        " bytes, its data_offsets span " + std::to_string(t.end - t.begin));
       }
       tensors_.push_back(std::move(t));
@@ -160,12 +184,12 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
     uint64_t at = 0;
     for (const StTensor& t : tensors_) {
       if (t.begin != at) {
-        Fail(path, "tensor '" + t.name + "': data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "] " +
+        Fail(path, "tensor " + Named(t.name) + ": data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "] " +
                        (t.begin < at ? "overlap the previous tensor" : "leave a gap after the previous tensor") + " (expected it at " +
                        std::to_string(at) + ")");
       }
       if (t.end > data_size) {
-        Fail(path, "truncated: tensor '" + t.name + "' ends at byte " + std::to_string(t.end) + " of the data, which holds " +
+        Fail(path, "truncated: tensor " + Named(t.name) + " ends at byte " + std::to_string(t.end) + " of the data, which holds " +
                        std::to_string(data_size));
       }
       at = t.end;

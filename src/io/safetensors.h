@@ -3,12 +3,14 @@
 // ({"__metadata__": {string: string}, name: {"dtype", "shape", "data_offsets": [begin, end]}, ...},
 // offsets relative to the data section), then the data section.
 // The reader takes hostile input and throws NpyError (one line naming the file, and the tensor
-// where there is one) unless every rule holds: a regular file; N at most 100 MB and inside the file;
-// JSON that parses, with no key twice in any object; each tensor an object of exactly "dtype" (a
-// known dtype), "shape" (non-negative integers) and "data_offsets" (two integers, begin <= end);
-// its byte count (shape product times the dtype's size, overflow-checked) equal to end - begin;
-// the tensors, sorted by offset, tiling the data section exactly (no gap, no overlap, nothing
-// after the last one). The file is memory-mapped: nothing is copied until a tensor is used.
+// where there is one; control characters escaped, quoted names and values cut short: io::printable)
+// unless every rule holds: a regular file; N at most 100 MB and inside the file; JSON that parses,
+// nested at most 128 deep, with no key twice in any object; each tensor's name at most 4096 bytes
+// and its entry an object of exactly "dtype" (a known dtype), "shape" (non-negative integers) and
+// "data_offsets" (two integers, begin <= end); its byte count (shape product times the dtype's
+// size, overflow-checked) equal to end - begin; the tensors, sorted by offset, tiling the data
+// section exactly (no gap, no overlap, nothing after the last one). The file is memory-mapped:
+// nothing is copied until a tensor is used.
 #pragma once
 
 #include <cstddef>

@@ -17,6 +17,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,7 +35,7 @@ namespace {
 using io::NpyError;
 using io::StTensor;
 using mx::DType;
-using Json = nlohmann::ordered_json;
+using Json = nlohmann::json;  // objects as std::map: O(log n) a key (an ordered_json record of n tensors cost n^2)
 
 constexpr const char* kMetaKey = "accelmath.mx";
 constexpr const char* kScaleSuffix = ".mx_scale";
@@ -180,11 +181,13 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
       record[t.name] = Json{{"dtype", t.dtype}, {"shape", t.shape}};
       total += t.end - t.begin;
     }
-    Json meta = {{"format", mx::dtype_name(dst)}, {"axis", -1},      {"blocksize", a.block},
-                 {"round", a.round},             {"scale_alg", kAlgNames[alg]},
-                 {"layout", a.gguf ? "ggml_mxfp4" : "codes+scale"}, {"tensors", record}};
+    // The record's text in the order docs/mx.md gives (a JSON object would sort its keys).
+    const std::string meta = "{\"format\":" + Json(mx::dtype_name(dst)).dump() + ",\"axis\":-1,\"blocksize\":" +
+                             std::to_string(a.block) + ",\"round\":" + Json(a.round).dump() + ",\"scale_alg\":" +
+                             Json(kAlgNames[alg]).dump() + ",\"layout\":" + Json(a.gguf ? "ggml_mxfp4" : "codes+scale").dump() +
+                             ",\"tensors\":" + record.dump() + "}";
     auto metadata = in.metadata();
-    metadata.emplace_back(kMetaKey, meta.dump());
+    metadata.emplace_back(kMetaKey, meta);
     const std::string header = io::safetensors_header(outs, metadata);
 
     out.begin(0);
@@ -269,11 +272,11 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
       Fail(bad + "unknown layout '" + layout + "'");
     }
     const Json& record = meta["tensors"];
+    std::unordered_map<std::string, const StTensor*> by_name;
+    for (const StTensor& t : in.tensors()) by_name.emplace(t.name, &t);
     auto find = [&](const std::string& name) -> const StTensor* {
-      for (const StTensor& t : in.tensors()) {
-        if (t.name == name) return &t;
-      }
-      return nullptr;
+      const auto it = by_name.find(name);
+      return it == by_name.end() ? nullptr : it->second;
     };
 
     // The plan: each input tensor either copied, or the codes of a record entry (its scales skipped).

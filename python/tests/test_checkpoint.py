@@ -233,6 +233,8 @@ def test_malformed_files(cli, tmp_path):
     fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3", "--include", "a+$"], "a name of 50000 bytes (4096 at most)")
     write_raw(bad, {"a\nb": {"dtype": "C64", "shape": [1], "data_offsets": [0, 8]}}, b"\0" * 8)
     fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "tensor 'a\\nb': unsupported dtype 'C64'")
+    write_raw(bad, b'{"w": "' + b"x" * 10**5)  # the JSON library's message quotes the unterminated string
+    fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "not valid JSON", "xxx...")
     write_raw(bad, {"w": {"dtype": "F32", "shape": [list(range(10**5))], "data_offsets": [0, 4]}}, b"\0" * 4)
     fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], 'tensor \'w\': "shape" holds [0,1,2,3', "...")
 
@@ -250,6 +252,15 @@ def test_many_tensors_take_linear_time(cli, tmp_path):
         assert time.monotonic() - t0 < 30, (args[0], time.monotonic() - t0)
     h = raw(back)
     assert len(h) == n and h["t99999"] == ("F32", [2, 0], b"")
+
+
+def test_an_output_header_no_reader_accepts_is_an_error(cli, tmp_path):
+    """10,000 tensors of 4000-byte names (a 40 MB header) quantize to a header of some 120 MB, over
+    the 100 MB that readers (this one, the reference implementation) accept: an error, no file."""
+    src = tmp_path / "m.safetensors"
+    write_raw(src, b"{" + b",".join(b'"%s%05d":{"dtype":"F32","shape":[1,0],"data_offsets":[0,0]}' % (b"w" * 3995, i)
+                                     for i in range(10_000)) + b"}")
+    fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e2m1"], "out.safetensors: its header would be", "over the 100 MB")
 
 
 def test_an_error_leaves_an_existing_output_as_it_was(cli, tmp_path):

@@ -47,6 +47,14 @@ struct CheckpointError : std::runtime_error {
 
 [[noreturn]] void Fail(const std::string& msg) { throw CheckpointError(msg); }
 
+// An output whose header no reader would accept (a million tensors and their scales) is an error,
+// not a file that cannot be read back.
+void CheckHeaderSize(const std::string& out, const std::string& header) {
+  if (header.size() - 8 > io::kMaxSafetensorsHeader) {
+    Fail(out + ": its header would be " + std::to_string(header.size() - 8) + " bytes, over the 100 MB that readers accept");
+  }
+}
+
 // The library's dtype of a safetensors floating-point dtype MX takes; false for any other.
 bool SourceType(const std::string& st, DType* t) {
   if (st == "F32") *t = DType::kFloat32;
@@ -189,6 +197,7 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
     auto metadata = in.metadata();
     metadata.emplace_back(kMetaKey, meta);
     const std::string header = io::safetensors_header(outs, metadata);
+    CheckHeaderSize(a.out, header);
 
     out.begin(0);
     out.append(0, header.data(), header.size());
@@ -335,6 +344,7 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
       if (find(name) == nullptr) Fail(a.in + ": tensor '" + name + "' is in the \"accelmath.mx\" record but not in the file");
     }
     const std::string header = io::safetensors_header(outs, metadata);
+    CheckHeaderSize(a.out, header);
     out.begin(0);
     out.append(0, header.data(), header.size());
     Progress progress("dequantize " + a.in, total, "bytes", !a.quiet);

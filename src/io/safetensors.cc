@@ -26,10 +26,10 @@ static_assert(std::endian::native == std::endian::little, "safetensors data are 
 
 [[noreturn]] void Fail(const std::string& path, const std::string& what) { throw NpyError(printable(path + ": " + what)); }
 
-constexpr uint64_t kMaxHeader = 100'000'000;  // the limit of the reference implementation
-// JSON nested deeper than this is refused before it is built: nlohmann's DOM recurses per level
-// (a header of 10^6 nested arrays overflowed the stack). 128 is serde_json's default recursion
-// limit, which the reference implementation (Rust) parses with; a valid header nests 3 deep.
+// JSON nested deeper than this is refused before any DOM is built (HeaderScan): a header of 10^6
+// nested arrays overflowed the stack in nlohmann's callback parser, which recursed per level. 128
+// is serde_json's default recursion limit, which the reference implementation (Rust) parses with;
+// a valid header nests 3 deep.
 constexpr int kMaxDepth = 128;
 // Longer tensor names are refused: the CLI matches names with std::regex, whose libstdc++ matcher
 // recurses per character (--include '.*weight' overflowed the stack on a 50,000-byte name). Model
@@ -157,13 +157,13 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
       Fail(path, "truncated or not a safetensors file: the header length says " + std::to_string(n) + " bytes, " +
                      std::to_string(size - 8) + " follow");
     }
-    if (n > kMaxHeader) Fail(path, "corrupt header: " + std::to_string(n) + " bytes long (100 MB at most)");
+    if (n > kMaxSafetensorsHeader) Fail(path, "corrupt header: " + std::to_string(n) + " bytes long (100 MB at most)");
     const char* text = reinterpret_cast<const char*>(bytes + 8);
     HeaderScan scan;
     if (!Json::sax_parse(text, text + n, &scan)) {
       if (scan.depth > kMaxDepth) Fail(path, "corrupt header: JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
       std::replace(scan.error.begin(), scan.error.end(), '\n', ' ');
-      Fail(path, "corrupt header: not valid JSON (" + scan.error + ")");
+      Fail(path, "corrupt header: not valid JSON (" + printable(scan.error, 300) + ")");  // cut: it quotes the last token
     }
     if (!scan.duplicate.empty()) Fail(path, "corrupt header: the key " + Named(scan.duplicate) + " appears twice in one object");
     const Json header = Json::parse(text, text + n);  // valid, as the scan found
@@ -199,16 +199,19 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
       const Json& off = entry["data_offsets"];
       if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned() ||
           off[0].get<uint64_t>() > off[1].get<uint64_t>()) {
-        Fail(path, "tensor " + Named(name) + ": \"data_offsets\" must be [begin, end] with 0 <= begin <= end, not " + Brief(off));
+        Fail(path, "tensor " + Named(name) + ": \"data_offsets\" must be [begin, end] with 0 <= begin <= end, not " +
+                       Brief(off));
       }
       t.begin = off[0].get<uint64_t>(), t.end = off[1].get<uint64_t>();
       uint64_t want = item;
       for (int64_t d : t.shape) {
-        if (__builtin_mul_overflow(want, uint64_t(d), &want)) Fail(path, "tensor " + Named(name) + ": shape " + printable(t.shape_string(), 256) + " is too large");
+        if (__builtin_mul_overflow(want, uint64_t(d), &want)) {
+          Fail(path, "tensor " + Named(name) + ": shape " + printable(t.shape_string(), 256) + " is too large");
+        }
       }
       if (want != t.end - t.begin) {
-        Fail(path, "tensor " + Named(name) + ": shape " + printable(t.shape_string(), 256) + " of " + t.dtype + " needs " + std::to_string(want) +
-                       " bytes, its data_offsets span " + std::to_string(t.end - t.begin));
+        Fail(path, "tensor " + Named(name) + ": shape " + printable(t.shape_string(), 256) + " of " + t.dtype + " needs " +
+                       std::to_string(want) + " bytes, its data_offsets span " + std::to_string(t.end - t.begin));
       }
       tensors_.push_back(std::move(t));
     }

@@ -21,6 +21,10 @@
 
 namespace accelmath::io {
 
+// The largest JSON header the reader accepts: the reference implementation's limit, so also the
+// largest a written file may have and still be read (the CLI refuses to write a larger one).
+inline constexpr uint64_t kMaxSafetensorsHeader = 100'000'000;
+
 struct StTensor {
   std::string name;
   std::string dtype;  // as in the file: "F32", "BF16", "U8", ...

@@ -233,6 +233,11 @@ def test_malformed_files(cli, tmp_path):
     fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3", "--include", "a+$"], "a name of 50000 bytes (4096 at most)")
     write_raw(bad, {"a\nb": {"dtype": "C64", "shape": [1], "data_offsets": [0, 8]}}, b"\0" * 8)
     fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "tensor 'a\\nb': unsupported dtype 'C64'")
+    record = {"format": "e2m1", "axis": -1, "blocksize": 32, "layout": "codes+scale",
+              "tensors": {"k" * 10**5: {"dtype": "F32", "shape": [1, 32]}}}
+    write_raw(bad, {"__metadata__": {"accelmath.mx": json.dumps(record)}, "w": {"dtype": "U8", "shape": [1], "data_offsets": [0, 1]}},
+              b"\0")
+    fails(cli, tmp_path, ["dequantize", "--in", bad], "tensor 'kkk", "...' is in the \"accelmath.mx\" record but not in the file")
     write_raw(bad, b'{"w": "' + b"x" * 10**5)  # the JSON library's message quotes the unterminated string
     fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "not valid JSON", "xxx...")
     write_raw(bad, {"w": {"dtype": "F32", "shape": [list(range(10**5))], "data_offsets": [0, 4]}}, b"\0" * 4)

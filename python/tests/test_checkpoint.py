@@ -224,7 +224,7 @@ def test_malformed_files(cli, tmp_path):
     write_raw(bad, b'{"w": {"dtype": "F32", "shape": [2, 32], "data_offsets": [0, 256]}, "w": {}}')
     fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "'w' appears twice")
     # Hostile headers that crashed the reader or the selection, or made a message of megabytes:
-    # JSON nested a million deep (the JSON library's DOM recursed per level), a name of 50,000 bytes
+    # JSON nested a million deep (the JSON library's callback parser recursed per level), a name of 50,000 bytes
     # (std::regex's matcher recurses per character), a name holding a newline, a value whose text
     # is a megabyte.
     write_raw(bad, b'{"w": {"dtype": "F32", "shape": ' + b"[" * 10**6 + b"]" * 10**6 + b', "data_offsets": [0, 0]}}')

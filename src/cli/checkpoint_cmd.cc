@@ -278,7 +278,7 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
     const int64_t block = meta["blocksize"].get<int64_t>();
     if (!mx::parse_dtype(meta["format"].get<std::string>().c_str(), &elem) || ElemBits(elem) == 0) Fail(bad + "unknown format");
     if (layout != "codes+scale" && !(layout == "ggml_mxfp4" && elem == DType::kFloat4E2M1 && block == 32)) {
-      Fail(bad + "unknown layout '" + io::printable(layout, 64) + "'");
+      Fail(bad + "unknown layout " + io::quoted(layout, 64));
     }
     const Json& record = meta["tensors"];
     std::unordered_map<std::string, const StTensor*> by_name;
@@ -302,7 +302,7 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
       DType xt;
       if (!r.is_object() || !r.contains("dtype") || !r["dtype"].is_string() || !SourceType(r["dtype"].get<std::string>(), &xt) ||
           !r.contains("shape") || !r["shape"].is_array() || r["shape"].empty() || r["shape"].size() > 7) {
-        Fail(bad + "entry '" + io::printable(name, 256) + "' needs a dtype (F32, F16 or BF16) and a shape of rank 1 to 7");
+        Fail(bad + "entry " + io::quoted(name, 256) + " needs a dtype (F32, F16 or BF16) and a shape of rank 1 to 7");
       }
       if (layout == "codes+scale") scale_names.insert(name + kScaleSuffix);
     }
@@ -342,7 +342,7 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
     }
     for (const auto& [name, r] : record.items()) {
       if (find(name) == nullptr) {
-        Fail(a.in + ": tensor '" + io::printable(name, 256) + "' is in the \"accelmath.mx\" record but not in the file");
+        Fail(a.in + ": tensor " + io::quoted(name, 256) + " is in the \"accelmath.mx\" record but not in the file");
       }
     }
     const std::string header = io::safetensors_header(outs, metadata);

@@ -21,13 +21,6 @@ namespace {
 
 static_assert(std::endian::native == std::endian::little, "the .npy data is handled as little-endian");
 
-// A descr as quoted in an error: a header of up to 1 MiB may hold a descr as long.
-std::string Quoted(const std::string& descr) {
-  std::string q = printable(descr, 64);
-  q.insert(q.begin(), '\'');  // not "'" + ...: GCC 12 warns (-Wrestrict) on that form
-  return q += '\'';
-}
-
 // The dtypes read and written: byte order char, kind char, size ("<f4", "|u1"); 0 for any other.
 std::size_t ItemSize(const std::string& descr) {
   if (descr.size() != 3 || std::string("<>|=").find(descr[0]) == std::string::npos) return 0;
@@ -233,6 +226,12 @@ std::string printable(const std::string& s, std::size_t limit) {
   return out;
 }
 
+std::string quoted(const std::string& s, std::size_t limit) {
+  std::string q = printable(s, limit);
+  q.insert(q.begin(), '\'');  // not "'" + ...: GCC 12 warns (-Wrestrict) on that form
+  return q += '\'';
+}
+
 std::size_t NpyArray::count() const {
   std::size_t n = 1;
   for (auto s : shape) n *= s;
@@ -281,9 +280,9 @@ NpyArray read_npy(const std::string& path) {
 
   NpyArray a = HeaderParser(header, path).Parse();
   const std::size_t item = ItemSize(a.descr);
-  if (item == 0) Fail(path, "unsupported dtype " + Quoted(a.descr));
+  if (item == 0) Fail(path, "unsupported dtype " + quoted(a.descr, 64));
   if (a.descr[0] == '>' && item > 1) {
-    Fail(path, "dtype " + Quoted(a.descr) + " is big-endian, which is not supported (save the array little-endian: a.astype('<" +
+    Fail(path, "dtype " + quoted(a.descr, 64) + " is big-endian, which is not supported (save the array little-endian: a.astype('<" +
                    a.descr.substr(1) + "'))");
   }
   std::uint64_t want = 0;
@@ -448,7 +447,7 @@ std::vector<double> to_doubles(const NpyArray& a, const std::string& path) {
       out[i] = (h & 0x8000) ? -v : v;
     }
   } else {
-    Fail(path, "dtype " + Quoted(a.descr) + " is not a floating-point type (need float16, float32 or float64)");
+    Fail(path, "dtype " + quoted(a.descr, 64) + " is not a floating-point type (need float16, float32 or float64)");
   }
   return out;
 }

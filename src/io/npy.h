@@ -23,6 +23,8 @@ struct NpyError : std::runtime_error {
 // its first `limit` bytes where longer, "..." marking the cut (a value from a 100 MB header must
 // not make a 100 MB message). The readers' errors and the CLI's error lines go through it.
 std::string printable(const std::string& s, std::size_t limit = std::string::npos);
+// printable(s, limit) in single quotes: a name or value from a file, as an error quotes it.
+std::string quoted(const std::string& s, std::size_t limit);
 
 struct NpyArray {
   std::string descr;  // NumPy dtype string, e.g. "<f4"

@@ -41,7 +41,8 @@ constexpr std::size_t kMaxName = 4096;
 // last silently: a stack of key sets, one per open object, refuses it), and the top-level keys and
 // those of "__metadata__" in file order (the DOM's objects are sorted). Not the parse callback:
 // nlohmann's callback parser scans the parent object at each object's end, so a header of n
-// tensors cost n^2 (40,000 empty tensors: 7 s to quantize, 22 s to dequantize).
+// tensors cost n^2 (40,000 empty tensors: 7 s to quantize, 22 s to dequantize on an Intel Xeon guest;
+// 0.3 s and 0.5 s with this scan).
 struct HeaderScan : nlohmann::json_sax<Json> {
   int depth = 0;
   std::vector<std::set<std::string>> keys;
@@ -84,11 +85,7 @@ struct HeaderScan : nlohmann::json_sax<Json> {
 
 // A tensor (or key) name and a JSON value as quoted in an error, cut short: both come from a
 // header of up to 100 MB.
-std::string Named(const std::string& name) {
-  std::string q = printable(name, 256);
-  q.insert(q.begin(), '\'');  // not "'" + ...: GCC 12 warns (-Wrestrict) on that form
-  return q += '\'';
-}
+std::string Named(const std::string& name) { return quoted(name, 256); }
 std::string Brief(const Json& j) { return printable(j.dump(), 64); }
 
 struct Fd {

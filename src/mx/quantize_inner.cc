@@ -52,8 +52,9 @@ HWY_NOINLINE void QuantizeInner(const mx::QuantizePlan& p, int64_t g0, int64_t g
   // AVX3_DL: bfloat16 / float16 -> e4m3 1.34x / 1.14x; bfloat16 as fast as plain stores at 512K
   // and 2M (docs/performance.md). On an AVX-512 Intel Xeon whose 480 MiB L3 holds that case,
   // streaming was 1.04-1.14x slower than plain stores there and the same at 1 GiB (AVX3_DL and
-  // the forced AVX2 code); kept for tensors that are not in the cache. Where a row is not aligned to 2L bytes, the pairs at 0 and
-  // s32 - 2L are encoded twice (2 of a 4096-column tile's 64 pairs with AVX3, of 128 with the AVX2 code).
+  // the forced AVX2 code); kept for tensors that are not in the cache. Unmeasured on a CPU whose
+  // best target is AVX2. Where a row is not aligned to 2L bytes, the pairs at 0 and s32 - 2L are
+  // encoded twice (2 of a 4096-column tile's 64 pairs with AVX3, of 128 with the AVX2 code).
   const bool stream = F.bits == 8 && sizeof(T) == 2 && end >= (int64_t{4} << 20);
   auto prefetch_next = [&](int64_t at, int64_t bytes) __attribute__((always_inline)) {  // at: a flat index of x; inlined, or GCC drops it (src/backend/prefetch.h)
     if (at + ahead + bytes / int64_t{sizeof(T)} <= end) backend::PrefetchIntoL2(x + at + ahead, bytes);

@@ -12,10 +12,16 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def cli():
+def cli_path():
     path = pathlib.Path(os.environ.get("ACCELMATH_CLI", ROOT / "build" / "accelmath"))
     if not path.is_file():
         pytest.fail(f"the accelmath CLI is not at {path}: build it (scripts/build) or set ACCELMATH_CLI")
+    return path
+
+
+@pytest.fixture(scope="session")
+def cli(cli_path):
+    path = cli_path
 
     def run(*args, check=True):
         r = subprocess.run([str(path), *map(str, args)], capture_output=True, text=True)

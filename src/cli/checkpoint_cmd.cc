@@ -151,7 +151,7 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
     };
     std::vector<Item> items;
     std::vector<StTensor> outs;
-    Json record = Json::object();
+    std::string record = "{";  // the record's tensors as JSON text, in file order: no DOM of them (docs/reliability.md)
     uint64_t total = 0;
     for (const StTensor& t : in.tensors()) {
       const bool selected = (a.include.empty() || std::regex_search(t.name, include)) &&
@@ -186,14 +186,16 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
       }
       outs.push_back({t.name, "U8", codes});
       if (!a.gguf) outs.push_back({t.name + kScaleSuffix, "U8", ScaleShape(t.shape, a.block)});
-      record[t.name] = Json{{"dtype", t.dtype}, {"shape", t.shape}};
+      if (record.size() > 1) record += ',';
+      record += Json(t.name).dump();
+      record += ":{\"dtype\":" + Json(t.dtype).dump() + ",\"shape\":" + Json(t.shape).dump() + "}";
       total += t.end - t.begin;
     }
     // The record's text in the order docs/mx.md gives (a JSON object would sort its keys).
     const std::string meta = "{\"format\":" + Json(mx::dtype_name(dst)).dump() + ",\"axis\":-1,\"blocksize\":" +
                              std::to_string(a.block) + ",\"round\":" + Json(a.round).dump() + ",\"scale_alg\":" +
                              Json(kAlgNames[alg]).dump() + ",\"layout\":" + Json(a.gguf ? "ggml_mxfp4" : "codes+scale").dump() +
-                             ",\"tensors\":" + record.dump() + "}";
+                             ",\"tensors\":" + record + "}}";
     auto metadata = in.metadata();
     metadata.emplace_back(kMetaKey, meta);
     const std::string header = io::safetensors_header(outs, metadata);

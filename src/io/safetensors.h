@@ -9,8 +9,9 @@
 // and its entry an object of exactly "dtype" (a known dtype), "shape" (non-negative integers) and
 // "data_offsets" (two integers, begin <= end); its byte count (shape product times the dtype's
 // size, overflow-checked) equal to end - begin; the tensors, sorted by offset, tiling the data
-// section exactly (no gap, no overlap, nothing after the last one). The file is memory-mapped:
-// nothing is copied until a tensor is used.
+// section exactly (no gap, no overlap, nothing after the last one). The header is read one entry
+// at a time (no DOM of the whole header), the file memory-mapped: nothing is copied until a
+// tensor is used.
 #pragma once
 
 #include <cstddef>

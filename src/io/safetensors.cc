@@ -276,7 +276,8 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
       tensors_.push_back(std::move(t));
     };
     EntryReader<decltype(add)> reader(add);
-    Json::sax_parse(text, text + n, &reader);  // valid, as the scan found; Fail throws out of it
+    // Valid, as the scan found (Fail throws out of it); a false here would be a bug, not the file's.
+    if (!Json::sax_parse(text, text + n, &reader)) Fail(path, "internal error: the header's second reading failed");
     std::stable_sort(tensors_.begin(), tensors_.end(), [](const StTensor& a, const StTensor& b) {
       return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
     });

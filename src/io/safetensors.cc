@@ -19,14 +19,14 @@ namespace accelmath::io {
 namespace {
 
 // Objects as std::map, O(log n) a key (nlohmann::ordered_json's are vectors searched per key); the
-// header's order is the order EntryReader hands its entries over.
+// header's order is the order HeaderReader hands its entries over.
 using Json = nlohmann::json;
 
 static_assert(std::endian::native == std::endian::little, "safetensors data are little-endian");
 
 [[noreturn]] void Fail(const std::string& path, const std::string& what) { throw NpyError(printable(path + ": " + what)); }
 
-// JSON nested deeper than this is refused before any DOM is built (HeaderScan): a header of 10^6
+// JSON nested deeper than this is refused (HeaderReader stops there): a header of 10^6
 // nested arrays overflowed the stack in nlohmann's callback parser, which recursed per level. 128
 // is serde_json's default recursion limit, which the reference implementation (Rust) parses with;
 // a valid header nests 3 deep.
@@ -36,62 +36,29 @@ constexpr int kMaxDepth = 128;
 // checkpoints' names are module paths of a few hundred bytes at most.
 constexpr std::size_t kMaxName = 4096;
 
-// The header's structure, checked before any value is built (nlohmann's SAX interface): valid
-// JSON, an object at the top, nesting at most kMaxDepth (sax_parse stops past it), and no key twice
-// in one object (nlohmann keeps the last silently: a stack of key sets, one per open object,
-// refuses it). Not the parse callback: nlohmann's callback parser scans the parent object at each
-// object's end, so a header of n tensors cost n^2 (40,000 empty tensors: 7 s to quantize, 22 s to
-// dequantize on an Intel Xeon guest; 0.3 s and 0.5 s with this scan and a DOM parse after it).
-struct HeaderScan : nlohmann::json_sax<Json> {
-  int depth = 0;
-  bool object = false;  // the top-level value is an object
-  std::vector<std::set<std::string>> keys;
-  std::string duplicate, error;
+// A tensor (or key) name and a JSON value as quoted in an error, cut short: both come from a
+// header of up to 100 MB.
+std::string Named(const std::string& name) { return quoted(name, 256); }
+std::string Brief(const Json& j) { return printable(j.dump(), 64); }
 
-  bool open() { return ++depth <= kMaxDepth; }
-  bool start_object(std::size_t) override {
-    if (depth == 0) object = true;
-    keys.emplace_back();
-    return open();
-  }
-  bool end_object() override {
-    keys.pop_back();
-    --depth;
-    return true;
-  }
-  bool start_array(std::size_t) override { return open(); }
-  bool end_array() override {
-    --depth;
-    return true;
-  }
-  bool key(string_t& k) override {
-    if (!keys.back().insert(k).second && duplicate.empty()) duplicate = k;
-    return true;
-  }
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
-    error = e.what();
-    return false;
-  }
-};
-
-// The second pass over a header HeaderScan accepted: the value of each top-level key built as a
-// DOM of its own, handed to `entry` (name, value, and for "__metadata__" its keys in file order:
-// the DOM's objects are sorted) and dropped, so the memory is one entry's DOM, not the header's.
-// An 18 MB header of 300,000 tensors as one DOM: reading it peaked at 293 MB resident and
-// quantizing the file at 462 MB (2.4 s); now 101 MB and 345 MB (1.35 s; Zen 5, /usr/bin/time).
+// One pass over the header with nlohmann's SAX interface (not its parse callback, which scans the
+// parent object at each object's end: a header of n tensors cost n^2, 40,000 empty tensors 7 s to
+// quantize and 22 s to dequantize on an Intel Xeon guest; nor one DOM of the whole header, which
+// took 293 MB to read an 18 MB header of 300,000 tensors on a Zen 5 guest, 104 MB this way). It
+// checks the structure as it goes: an object at the top ("not a JSON object" otherwise), nesting at
+// most kMaxDepth (sax_parse stops past it), no key twice in one object (nlohmann keeps the last
+// silently: a stack of key sets, one per open object). The value of each top-level key is built as
+// a DOM of its own, handed to `entry` (name, value, and for "__metadata__" its keys in file order:
+// the DOM's objects are sorted) and dropped. `entry` and the checks throw (Fail) at the first
+// problem in file order; a syntax error leaves `error` set and sax_parse false.
 template <class Entry>
-struct EntryReader : nlohmann::json_sax<Json> {
-  explicit EntryReader(const Entry& e) : entry(e) {}
+struct HeaderReader : nlohmann::json_sax<Json> {
+  HeaderReader(const std::string& p, const Entry& e) : path(p), entry(e) {}
+  const std::string& path;
   const Entry& entry;
   int depth = 0;  // open containers, the header object included
-  std::string name, key_;  // the top-level key; the key of the next member of an inner object
+  std::vector<std::set<std::string>> keys;  // one per open object
+  std::string name, key_, error;  // the top-level key; the key of the next member of an inner object
   Json value;
   std::vector<Json*> open;  // the containers of `value` being built, innermost last
   std::vector<std::string> meta;
@@ -106,7 +73,11 @@ struct EntryReader : nlohmann::json_sax<Json> {
     Json& c = *open.back();
     return c.is_array() ? &c.emplace_back(std::forward<T>(v)) : &(c[key_] = std::forward<T>(v));
   }
+  void top_is_object(bool yes) {
+    if (depth == 0 && !yes) Fail(path, "corrupt header: not a JSON object");
+  }
   bool scalar(Json v) {
+    top_is_object(false);
     put(std::move(v));
     if (open.empty()) done();
     return true;
@@ -115,22 +86,26 @@ struct EntryReader : nlohmann::json_sax<Json> {
     entry(name, value, meta);
     value = Json();
   }
-  bool start(Json v) {
-    if (depth++ > 0) open.push_back(put(std::move(v)));  // depth 0: the header object itself
-    return true;
+  bool start(Json v, bool object) {
+    top_is_object(object);
+    if (object) keys.emplace_back();
+    if (depth > 0) open.push_back(put(std::move(v)));  // depth 0: the header object itself
+    return ++depth <= kMaxDepth;
   }
-  bool end() {
+  bool end(bool object) {
+    if (object) keys.pop_back();
     if (--depth > 0) {
       open.pop_back();
       if (open.empty()) done();
     }
     return true;
   }
-  bool start_object(std::size_t) override { return start(Json::object()); }
-  bool end_object() override { return end(); }
-  bool start_array(std::size_t) override { return start(Json::array()); }
-  bool end_array() override { return end(); }
+  bool start_object(std::size_t) override { return start(Json::object(), true); }
+  bool end_object() override { return end(true); }
+  bool start_array(std::size_t) override { return start(Json::array(), false); }
+  bool end_array() override { return end(false); }
   bool key(string_t& k) override {
+    if (!keys.back().insert(k).second) Fail(path, "corrupt header: the key " + Named(k) + " appears twice in one object");
     if (depth == 1) {
       name = k;
       meta.clear();
@@ -147,13 +122,11 @@ struct EntryReader : nlohmann::json_sax<Json> {
   bool number_float(number_float_t v, const string_t&) override { return scalar(v); }
   bool string(string_t& v) override { return scalar(std::move(v)); }
   bool binary(binary_t&) override { return true; }  // JSON text has none
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    error = e.what();
+    return false;
+  }
 };
-
-// A tensor (or key) name and a JSON value as quoted in an error, cut short: both come from a
-// header of up to 100 MB.
-std::string Named(const std::string& name) { return quoted(name, 256); }
-std::string Brief(const Json& j) { return printable(j.dump(), 64); }
 
 struct Fd {
   int fd;
@@ -223,14 +196,6 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
     }
     if (n > kMaxSafetensorsHeader) Fail(path, "corrupt header: " + std::to_string(n) + " bytes long (100 MB at most)");
     const char* text = reinterpret_cast<const char*>(bytes + 8);
-    HeaderScan scan;
-    if (!Json::sax_parse(text, text + n, &scan)) {
-      if (scan.depth > kMaxDepth) Fail(path, "corrupt header: JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
-      std::replace(scan.error.begin(), scan.error.end(), '\n', ' ');
-      Fail(path, "corrupt header: not valid JSON (" + printable(scan.error, 300) + ")");  // cut: it quotes the last token
-    }
-    if (!scan.duplicate.empty()) Fail(path, "corrupt header: the key " + Named(scan.duplicate) + " appears twice in one object");
-    if (!scan.object) Fail(path, "corrupt header: not a JSON object");
     auto add = [&](const std::string& name, const Json& entry, const std::vector<std::string>& meta) {
       if (name == "__metadata__") {
         if (!entry.is_object()) Fail(path, "corrupt header: \"__metadata__\" is not an object");
@@ -275,9 +240,12 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
       }
       tensors_.push_back(std::move(t));
     };
-    EntryReader<decltype(add)> reader(add);
-    // Valid, as the scan found (Fail throws out of it); a false here would be a bug, not the file's.
-    if (!Json::sax_parse(text, text + n, &reader)) Fail(path, "internal error: the header's second reading failed");
+    HeaderReader<decltype(add)> reader(path, add);
+    if (!Json::sax_parse(text, text + n, &reader)) {
+      if (reader.depth > kMaxDepth) Fail(path, "corrupt header: JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+      std::replace(reader.error.begin(), reader.error.end(), '\n', ' ');
+      Fail(path, "corrupt header: not valid JSON (" + printable(reader.error, 300) + ")");  // cut: it quotes the last token
+    }
     std::stable_sort(tensors_.begin(), tensors_.end(), [](const StTensor& a, const StTensor& b) {
       return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
     });

@@ -29,8 +29,15 @@
 // anchor lacks the function and nothing is registered for it. No line here names a function but
 // the input ranges (kRangeOverrides, kExtraRanges).
 //
-//   build/bench_math [--target=avx2|avx512] [--mkl=direct|dispatch] [Google Benchmark flags]
+//   accelmath_ab  with --ab=LIB: the same row of another build of the library, LIB (a copy of an
+//              earlier build's libaccelmath.so.*), loaded at run time with RTLD_DEEPBIND so that its
+//              kernels and dispatch are its own, called through its FunctionInfo::run: two builds
+//              in one process, timed in the same run (bench/ab.py: best of many short interleaved
+//              repetitions, the ratio of the two)
+//
+//   build/bench_math [--target=avx2|avx512] [--mkl=direct|dispatch] [--ab=LIB] [Google Benchmark flags]
 //   python3 bench/math_ratios.py     # both targets, 9 interleaved repetitions, the tables of docs/performance.md
+//   python3 bench/ab.py --ab LIB     # this build against LIB, function by function
 // --target restricts every library to one instruction set: our dispatch and hwy through
 // hwy::SetSupportedTargetsForTest, MKL by the kernel library called (--mkl=dispatch: through
 // MKL_ENABLE_INSTRUCTIONS, set before it is loaded),
@@ -625,11 +632,43 @@ std::string MklVmLibrary() {
   return found.empty() ? "none loaded" : found;
 }
 
+// --ab=LIB: another build of the library, its registry and its FunctionInfo::run (called with its
+// own rows as `this`: the Itanium ABI passes `this` first). Rows are matched by name.
+using RowsFn = std::span<const FunctionInfo> (*)();
+using RunFn = accelmath::Status (*)(const FunctionInfo*, void* const*, const void* const*, std::size_t, std::size_t);
+struct OtherBuild {
+  std::string path;
+  std::span<const FunctionInfo> rows;
+  RunFn run = nullptr;
+  const FunctionInfo* Find(const char* name) const {
+    for (const FunctionInfo& r : rows) {
+      if (std::string_view(r.name) == name) return &r;
+    }
+    return nullptr;
+  }
+};
+std::string g_ab_path;  // --ab=LIB
+
+// Loads g_ab_path; false, having said why, where it is not a build of this library.
+bool LoadOtherBuild(OtherBuild* ab) {
+  void* lib = dlopen(g_ab_path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+  const auto rows = reinterpret_cast<RowsFn>(Sym(lib, "_ZN9accelmath9functionsEv"));
+  ab->run = reinterpret_cast<RunFn>(Sym(lib, "_ZNK9accelmath12FunctionInfo3runEPKPvPKPKvmm"));
+  if (!lib || !rows || !ab->run) {
+    std::fprintf(stderr, "bench_math: --ab=%s: %s\n", g_ab_path.c_str(), lib ? "not a build of accelmath (no registry)" : dlerror());
+    return false;
+  }
+  ab->path = g_ab_path;
+  ab->rows = rows();
+  return true;
+}
+
 struct Libs {
   Mkl mkl;
   void* sleef = Open("libsleef.so.3");
   void* mvec = Open("libmvec.so.1");
   void* libm = Open("libm.so.6");
+  OtherBuild ab;  // rows empty without --ab
 };
 
 // The shapes SLEEF and libmvec have vector functions for (through Map16/Map8).
@@ -751,6 +790,11 @@ std::vector<Impl> Impls(const FunctionInfo& f, const Libs& libs, std::size_t row
   v.push_back({"accelmath", [&f, row_length](const void* const* in, void* const* out, std::size_t n) {
                  f.run(out, in, n, row_length);
                }});
+  if (const FunctionInfo* other = libs.ab.Find(f.name); other != nullptr && other->shape == f.shape) {
+    v.push_back({"accelmath_ab", [other, run = libs.ab.run, row_length](const void* const* in, void* const* out, std::size_t n) {
+                   run(other, out, in, n, row_length);
+                 }});
+  }
   if (*f.mkl && libs.mkl.kernels) {
     if (Fn m = MklImpl(Sym(libs.mkl.kernels, std::string("_vmls") + f.mkl + "_HA"), f.shape)) v.push_back({"mkl_ha", m});
   } else if (*f.mkl && libs.mkl.lib) {
@@ -935,8 +979,8 @@ void Run(benchmark::State& state, const FunctionInfo& f, const Impl& impl, const
 
 const char* TargetName(Target t) { return t == Target::kAvx512 ? "avx512" : t == Target::kAvx2 ? "avx2" : "native"; }
 
-// Parses and removes --target=... and --mkl=...; restricts Highway's dispatch. Returns false on a bad
-// request.
+// Parses and removes --target=..., --mkl=... and --ab=...; restricts Highway's dispatch. Returns
+// false on a bad request.
 bool SelectTarget(int* argc, char** argv) {
 #if HWY_ARCH_X86
   __builtin_cpu_init();
@@ -952,6 +996,10 @@ bool SelectTarget(int* argc, char** argv) {
     const std::string_view a = argv[i];
     if (a == "--mkl=direct" || a == "--mkl=dispatch") {
       g_mkl_direct = a == "--mkl=direct";
+      continue;
+    }
+    if (a.rfind("--ab=", 0) == 0) {
+      g_ab_path = a.substr(5);
       continue;
     }
     if (a.rfind("--mkl=", 0) == 0) {
@@ -989,6 +1037,7 @@ int Main(int argc, char** argv) {
   Libs libs;
   libs.mkl = LoadMkl();  // after SelectTarget: MKL reads MKL_ENABLE_INSTRUCTIONS when loaded
   if (!libs.mkl.note.empty()) std::fprintf(stderr, "%s\n", libs.mkl.note.c_str());
+  if (!g_ab_path.empty() && !LoadOtherBuild(&libs.ab)) return 2;
   if (g_target != Target::kNative && !libs.sleef) std::fprintf(stderr, "libsleef.so.3 not found: no sleef_u10 anchor\n");
   if (g_target != Target::kNative && !libs.mvec) std::fprintf(stderr, "libmvec.so.1 not found: no libmvec anchor\n");
 
@@ -1036,6 +1085,7 @@ int Main(int argc, char** argv) {
   benchmark::AddCustomContext("accelmath_target", TargetName(g_target));
   benchmark::AddCustomContext("hwy_target", hwy_targets.empty() ? "?" : hwy::TargetName(hwy_targets.front()));
   benchmark::AddCustomContext("mkl", libs.mkl.lib ? libs.mkl.version : "not found (bench/fetch_mkl.sh)");
+  if (!libs.ab.path.empty()) benchmark::AddCustomContext("accelmath_ab", libs.ab.path);
   if (libs.mkl.kernels) {
     benchmark::AddCustomContext("mkl_vm_library", libs.mkl.kernels_name + " (its _vmls*_HA kernels called directly)");
     benchmark::AddCustomContext("mkl_mode", "VML_HA (_vmls*_HA), MKL_THREADING_LAYER=SEQUENTIAL");

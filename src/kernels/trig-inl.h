@@ -152,10 +152,10 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanekRow(D d, VI q, V& c0, V& c
 //   f = m' c1 + (m' c0 - K0) (one fma: one rounding, 2^-53 relative; m' c1 < 2^-11).
 // (Before, m' c0 - K0 was summed from h0 - K0 and the fma's l0 = m' c0 - h0: the same value,
 // two operations more per vector of doubles. The same bits on all 2^32 inputs for sin, cos, tan
-// and sincos with AVX3 and the AVX2 code. On an AVX-512 Zen 5, the two builds in one process, best
-// of 300 interleaved timings of 64K elements with |x| log-uniform in [1, 1e30], three runs: sin@huge
-// 1.03-1.04x, tan@huge 1.01-1.02x, sincos@huge 0.92-1.04x with AVX3; 1.01-1.07x with the AVX2 code
-// forced there; the same build against itself 0.96-1.04x.)
+// and sincos with AVX3 and the AVX2 code. `bench/ab.py --repetitions 80`, 64K, on an AVX-512 Zen 5,
+// each build once as the linked one: sin@huge and cos@huge 1.04-1.05x, tan@huge 1.03x / 1.03x,
+// sincos@huge 1.03x / 1.19x (code placement: docs/performance.md) with AVX3; 1.04x, 1.04x, 1.01-1.02x
+// and 1.01-1.02x with the AVX2 code forced there; the rows without huge lanes within 1-3%.)
 // So xp 2/pi = K0 + f (mod 4), |f| <= 1/2 + 2^-11.52 (generator: PH_FMAX), with an absolute error below 2^-64 (the
 // table's tail) and f's one rounding, against a fraction of at least 2^-29.86 for every float32
 // (generator: kTrigMinFrac): relative error below 2^-34. The low bits of bits(kd0) are K0 mod 4.

@@ -1,6 +1,6 @@
 """bench_math --ab=LIB and bench/ab.py: another build of the library (here a copy of this one, a file of
 its own, so the dynamic loader maps it a second time) timed beside this build in one run; a path that
-is not a build of the library is a one-line error with exit 2.
+is not a build of the library is a one-line error with exit 2; ab.py --vs ANCHOR times an anchor instead.
 
 Usage: test_bench_ab.py BENCH_MATH_EXE LIBACCELMATH SOURCE_DIR
 """
@@ -49,6 +49,13 @@ def main():
         if m:
             ratio = float(m.group(1)) / float(m.group(2))
             check(abs(ratio - float(m.group(3))) < 0.01, "its ratio is this / other")
+        # --vs: an anchor in place of another build (glibc's scalar expf: always there).
+        p = subprocess.run([sys.executable, script, "--vs", "glibc", "--exe", exe, "--filter", "exp", "--repetitions", "3",
+                            "--min-time", "0.001", "--sizes", "1024"], capture_output=True, text=True, timeout=300)
+        m = re.search(r"^exp\s+1024\s+(\d+)\s+(\d+)\s+(\d+\.\d+)$", p.stdout, re.M)
+        check(p.returncode == 0 and m is not None and "other: glibc" in p.stdout, "bench/ab.py --vs glibc prints exp's row")
+        p = subprocess.run([sys.executable, script, "--exe", exe, "--filter", "exp"], capture_output=True, text=True, timeout=300)
+        check(p.returncode == 2 and "--ab" in p.stderr, "bench/ab.py without --ab or --vs: a usage error")
     print(f"{len(failures)} failed")
     return 1 if failures else 0
 

@@ -633,7 +633,8 @@ std::string MklVmLibrary() {
 }
 
 // --ab=LIB: another build of the library, its registry and its FunctionInfo::run (called with its
-// own rows as `this`: the Itanium ABI passes `this` first). Rows are matched by name.
+// own rows as `this`: the Itanium ABI passes `this` first). Rows are matched by name and shape, read
+// through this build's FunctionInfo: the other build must share its layout (nearby commits do).
 using RowsFn = std::span<const FunctionInfo> (*)();
 using RunFn = accelmath::Status (*)(const FunctionInfo*, void* const*, const void* const*, std::size_t, std::size_t);
 struct OtherBuild {

@@ -5,8 +5,9 @@ kernels and dispatch are its own) in many short repetitions in random interleave
 keeps the best (highest) throughput of each, and prints their ratio. On a shared or virtual machine whose
 speed drifts by 10-20% from one second to the next, medians of long repetitions move by as much as the
 change being measured; the best of many short ones, interleaved, moves much less: the same build against
-a copy of itself came within 2.5% on every row timed (sin, sincos, tan, sinpi and their @huge sets, both
-targets, a Zen 5 guest, 2026-12-07).
+a copy of itself came within 2.5% on every row timed (sin, sincos, tan, sinpi and their @huge sets, with
+AVX3 and with the AVX2 code forced on that AVX-512 CPU, a Zen 5 guest, 2026-12-07; not measured on
+Intel, on an AVX2-only CPU or on Arm).
 
 Two checks before believing a ratio: the noise floor (this build against a copy of itself), and the
 builds swapped, the other one linked instead (LD_LIBRARY_PATH=DIR python3 bench/ab.py --ab COPY, DIR
@@ -25,9 +26,8 @@ this build against that anchor the same way, e.g. `MKL_THREADING_LAYER=SEQUENTIA
 medians.
 """
 import argparse
-import json
-import subprocess
-import sys
+
+from bench_util import run_json
 
 
 def main():
@@ -54,10 +54,7 @@ def main():
             cmd.insert(1, f"--ab={args.ab}")
         if target:
             cmd.insert(1, f"--target={target}")
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}")
-        data = json.loads(proc.stdout)
+        data = run_json(cmd)
         best = {}
         for b in data["benchmarks"]:
             if b.get("run_type") != "iteration":

@@ -1,5 +1,17 @@
-"""Shared by the Python benchmarks (bench/*_python.py)."""
+"""Shared by the Python benchmarks (bench/*_python.py) and the scripts over bench_math's JSON."""
+import json
+import subprocess
+import sys
 import time
+
+
+def run_json(cmd):
+    """The JSON of a Google Benchmark program run as `cmd` (with --benchmark_format=json); exits with
+    the command and its stderr where it fails."""
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}")
+    return json.loads(proc.stdout)
 
 
 def median_times(fns, n, reps_large=7, reps_small=51):

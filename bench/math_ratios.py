@@ -21,11 +21,11 @@ much of it); --filter and --repetitions make it shorter.
 """
 import argparse
 import datetime
-import json
 import os
 import re
-import subprocess
 import sys
+
+from bench_util import run_json
 
 ANCHORS = ["mkl_ha", "sleef_u10", "libmvec", "hwy", "glibc"]
 LABELS = {"mkl_ha": "MKL HA", "sleef_u10": "SLEEF u10", "libmvec": "libmvec", "hwy": "hwy", "glibc": "glibc"}
@@ -60,10 +60,7 @@ def run(exe, target, args):
     if args.filter:
         names = "|".join(f.strip() for f in args.filter.split(",") if f.strip())
         cmd.append(f"--benchmark_filter=^({names})(@[a-z0-9]+)?/")  # sin also times sin@huge
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}")
-    data = json.loads(proc.stdout)
+    data = run_json(cmd)
     rows = {}
     for b in data["benchmarks"]:
         if b.get("aggregate_name") != "median":

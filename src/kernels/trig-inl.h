@@ -152,7 +152,9 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void PayneHanekRow(D d, VI q, V& c0, V& c
 //   f = m' c1 + (m' c0 - K0) (one fma: one rounding, 2^-53 relative; m' c1 < 2^-11).
 // (Before, m' c0 - K0 was summed from h0 - K0 and the fma's l0 = m' c0 - h0: the same value,
 // two operations more per vector of doubles. The same bits on all 2^32 inputs for sin, cos, tan
-// and sincos with AVX3 and the AVX2 code. `bench/ab.py --repetitions 80`, 64K, on an AVX-512 Zen 5,
+// and sincos with AVX3 and with the AVX2 code forced on an AVX-512 Zen 5, and from the scalar lane
+// (accelmath::scalar) on every positive float from 2^8 up; not run on Intel, on an AVX2-only CPU
+// or on Arm. `bench/ab.py --repetitions 80`, 64K, on that Zen 5,
 // each build once as the linked one: sin@huge and cos@huge 1.04-1.05x, tan@huge 1.03x / 1.03x,
 // sincos@huge 1.03x / 1.19x (code placement: docs/performance.md) with AVX3; 1.04x, 1.04x, 1.01-1.02x
 // and 1.01-1.02x with the AVX2 code forced there; the rows without huge lanes within 1-3%.)

@@ -19,6 +19,7 @@
 #include "accelmath/atomic.h"
 #include "accuracy/atomic_reference.h"
 #include "atomic_test_util.h"
+#include "test_util.h"
 
 namespace {
 
@@ -354,13 +355,13 @@ TEST(AtomicErrors, EmptyCallsSucceed) {
   EXPECT_EQ(one[0], 1.0f);
 }
 
-// The public conversions: float16 against GCC's own _Float16 conversion (libgcc's soft-float, an
-// independent implementation), exhaustively one way and on 2^24 random floats the other;
+// The public conversions: float16 against the compiler's own (NativeHalf, tests/test_util.h:
+// libgcc's soft-float on x86-64, FCVT on AArch64; an independent implementation), exhaustively one way and on 2^24 random floats the other;
 // bfloat16 checked by the definition of nearest-even on every float exponent.
 TEST(AtomicTypes, Float16Conversions) {
   for (std::uint32_t h = 0; h < 0x10000; ++h) {
     const float f = accelmath::to_float(float16{std::uint16_t(h)});
-    EXPECT_EQ(std::bit_cast<std::uint32_t>(f), std::bit_cast<std::uint32_t>(float(std::bit_cast<_Float16>(std::uint16_t(h)))))
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(f), std::bit_cast<std::uint32_t>(float(std::bit_cast<accelmath::test::NativeHalf>(std::uint16_t(h)))))
         << h;
   }
   std::mt19937 rng(5);
@@ -368,7 +369,7 @@ TEST(AtomicTypes, Float16Conversions) {
     const std::uint32_t x = rng();
     const float f = std::bit_cast<float>(x);
     if (f != f) continue;  // NaN payload rules differ by design (documented in types.h)
-    const std::uint16_t want = std::bit_cast<std::uint16_t>(_Float16(f));
+    const std::uint16_t want = std::bit_cast<std::uint16_t>(accelmath::test::NativeHalf(f));
     if (accelmath::to_float16(f).bits != want) {
       ADD_FAILURE() << std::hex << x;
       break;

@@ -25,6 +25,7 @@ namespace {
 
 using test::Bits;
 using test::FromBits;
+using test::NativeHalf;
 
 using mxtest::BitsOf;
 using mxtest::CodeAt;
@@ -59,7 +60,7 @@ Input MakeInput(DType type, size_t n, std::mt19937& rng, double special_rate) {
       std::memcpy(&in.raw[2 * i], &h, 2);
       in.values[i] = FromBits(detail::BFloat16ToBits(h));
     } else {
-      const _Float16 hf = static_cast<_Float16>(v);
+      const NativeHalf hf = static_cast<NativeHalf>(v);
       uint16_t h;
       std::memcpy(&h, &hf, 2);
       std::memcpy(&in.raw[2 * i], &h, 2);
@@ -182,8 +183,10 @@ TEST(MxQuantize, MatchesModelEverywhere) {
 }
 
 // Every compiled SIMD target that this CPU runs, and several threads, give the model's bits.
-TEST(MxQuantize, EveryTargetAndThreads) {
-  std::mt19937 rng(11);
+// Cases for every target (EveryTarget) and for threads (Threads); two tests, so that a run without
+// threads (scripts/arm-check under qemu-user) can take the first alone.
+struct TargetCases {
+  std::mt19937 rng{11};
   const Case big{{64, 2048}, -1, 32}, inner{{256, 48}, 0, 64};
   // an inner axis wider than a tile (4096 columns): two whole tiles and a short one, 15 rows (one
   // short block; the tile after the last one is the next block's: src/mx/quantize_inner.cc)
@@ -196,21 +199,29 @@ TEST(MxQuantize, EveryTargetAndThreads) {
   const Case edge4{{32, 36}, 0, 32}, edge8{{32, 4096 + 40}, 0, 32};
   // No NaN/Inf: a column of scale code 255 sends its whole tile the float32 way.
   const Input in16w = MakeInput(DType::kFloat16, 32 * (4096 + 40), rng, 0.0);
+};
+
+TEST(MxQuantize, EveryTarget) {
+  const TargetCases c;
   for (int64_t target : MxTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     SCOPED_TRACE(MxTargetName(target));
     for (DType t : kElems) {
-      ASSERT_TRUE(CheckCase(in32, big, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
-      ASSERT_TRUE(CheckCase(in16, inner, t, BitsOf(t) == 8 ? RoundMode::kRint : RoundMode::kFloor, ScaleAlg::kEven, 1));
-      ASSERT_TRUE(CheckCase(in32, wide, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
-      ASSERT_TRUE(CheckCase(in16w, edge4, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
-      ASSERT_TRUE(CheckCase(in16w, edge8, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
+      ASSERT_TRUE(CheckCase(c.in32, c.big, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
+      ASSERT_TRUE(CheckCase(c.in16, c.inner, t, BitsOf(t) == 8 ? RoundMode::kRint : RoundMode::kFloor, ScaleAlg::kEven, 1));
+      ASSERT_TRUE(CheckCase(c.in32, c.wide, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
+      ASSERT_TRUE(CheckCase(c.in16w, c.edge4, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
+      ASSERT_TRUE(CheckCase(c.in16w, c.edge8, t, RoundMode::kRint, ScaleAlg::kOcp, 1));
     }
   }
   hwy::SetSupportedTargetsForTest(0);
+}
+
+TEST(MxQuantize, Threads) {
+  const TargetCases c;
   for (int threads : {2, 3, 8}) {
-    ASSERT_TRUE(CheckCase(in32, big, DType::kFloat4E2M1, RoundMode::kRint, ScaleAlg::kOcp, threads));
-    ASSERT_TRUE(CheckCase(in16, inner, DType::kFloat8E4M3FN, RoundMode::kRint, ScaleAlg::kRceil, threads));
+    ASSERT_TRUE(CheckCase(c.in32, c.big, DType::kFloat4E2M1, RoundMode::kRint, ScaleAlg::kOcp, threads));
+    ASSERT_TRUE(CheckCase(c.in16, c.inner, DType::kFloat8E4M3FN, RoundMode::kRint, ScaleAlg::kRceil, threads));
   }
 }
 
@@ -277,7 +288,7 @@ TEST(MxQuantize, Every16BitPatternAtEveryScale) {
       if (bf) {
         values[i] = FromBits(detail::BFloat16ToBits(raw[i]));
       } else {
-        _Float16 h;
+        NativeHalf h;
         std::memcpy(&h, &raw[i], 2);
         values[i] = static_cast<float>(h);
       }
@@ -471,7 +482,7 @@ TEST(MxDequantize, ExactAndRounded) {
           }
           ASSERT_EQ(double(x32[i]), w) << dtype_name(t) << " element " << i;  // exact
           ASSERT_EQ(std::signbit(x32[i]), std::signbit(w)) << i;
-          const _Float16 h = static_cast<_Float16>(w);  // GCC rounds double -> half to nearest even once
+          const NativeHalf h = static_cast<NativeHalf>(w);  // GCC rounds double -> half to nearest even once
           uint16_t hb;
           std::memcpy(&hb, &h, 2);
           ASSERT_EQ(x16[i], hb) << dtype_name(t) << " f16 element " << i << " value " << w;
@@ -568,7 +579,7 @@ TEST(MxDequantize, EveryCodeAtEveryScale) {
         ASSERT_EQ(x32[i], static_cast<float>(w)) << dtype_name(t) << " code " << int(codes[i]) << " E " << i / kBs;
         ASSERT_TRUE(std::isinf(x32[i]) || double(x32[i]) == w) << i;
         ASSERT_EQ(std::signbit(x32[i]), std::signbit(w)) << i;
-        const _Float16 h = static_cast<_Float16>(w);
+        const NativeHalf h = static_cast<NativeHalf>(w);
         uint16_t hb;
         std::memcpy(&hb, &h, 2);
         ASSERT_EQ(x16[i], hb) << dtype_name(t) << " f16, code " << int(codes[i]) << " E " << i / kBs;

@@ -19,6 +19,16 @@ namespace accelmath::test {
 #endif
 inline constexpr std::uint32_t kEveryFloatStride = ACCELMATH_EVERY_FLOAT_STRIDE;
 
+// The compiler's own IEEE binary16 type, the tests' reference for float16 conversions (independent
+// of the library's): _Float16 (x86-64: libgcc's soft-float or F16C); on AArch64, where GCC 12 has no
+// _Float16 in C++, __fp16 (the same format; its conversions are FCVT, round to nearest even, double
+// to half in one step).
+#if defined(__aarch64__)
+using NativeHalf = __fp16;
+#else
+using NativeHalf = _Float16;
+#endif
+
 inline std::uint32_t Bits(float f) {
   std::uint32_t b;
   std::memcpy(&b, &f, 4);

@@ -17,6 +17,16 @@
 HWY_BEFORE_NAMESPACE();
 namespace accelmath::HWY_NAMESPACE {
 
+// The overloads below would hide Highway's from unqualified calls in this namespace; vector types
+// that are classes (x86, NEON) still find Highway's by argument-dependent lookup, SVE's built-in
+// types do not, so Highway's are declared here beside them.
+using hwy::HWY_NAMESPACE::Add;
+using hwy::HWY_NAMESPACE::Mul;
+using hwy::HWY_NAMESPACE::MulAdd;
+using hwy::HWY_NAMESPACE::MulSub;
+using hwy::HWY_NAMESPACE::Set;
+using hwy::HWY_NAMESPACE::Sub;
+
 template <class D>
 struct Pair {
   D d;

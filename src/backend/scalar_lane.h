@@ -207,13 +207,13 @@ ACCELMATH_HD Vec<T> OrAnd(Vec<T> o, Vec<T> a1, Vec<T> a2) {
   return Vec<T>{T(o.raw | (a1.raw & a2.raw))};
 }
 
-// Variable shifts (shift counts in [0, bits)); >> is arithmetic for signed lanes, as in Highway.
+// Variable shifts (shift counts in [0, bits)); Shr is arithmetic for signed lanes, as in Highway.
 template <typename T>
-ACCELMATH_HD Vec<T> operator<<(Vec<T> a, Vec<T> bits) {
+ACCELMATH_HD Vec<T> Shl(Vec<T> a, Vec<T> bits) {
   return Vec<T>{T(a.raw << bits.raw)};
 }
 template <typename T>
-ACCELMATH_HD Vec<T> operator>>(Vec<T> a, Vec<T> bits) {
+ACCELMATH_HD Vec<T> Shr(Vec<T> a, Vec<T> bits) {
   return Vec<T>{T(a.raw >> bits.raw)};
 }
 // int32 to float32, rounded to nearest (exact below 2^24).

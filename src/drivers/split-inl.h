@@ -176,9 +176,14 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
         StoreU(DemoteTo(df, k.Rare(dd, x1)), df, dst + b + i + N);
         continue;
       }
+#if HWY_HAVE_SCALABLE  // SVE's vectors cannot be members of a struct: no Pair, one after the other
+      StoreU(DemoteTo(df, k.Common(dd, x0)), df, dst + b + i);
+      StoreU(DemoteTo(df, k.Common(dd, x1)), df, dst + b + i + N);
+#else
       const auto y = k.Common(Pair<decltype(dd)>{dd}, PairVec<decltype(dd)>{x0, x1});
       StoreU(DemoteTo(df, y.a), df, dst + b + i);
       StoreU(DemoteTo(df, y.b), df, dst + b + i + N);
+#endif
 #if HWY_TARGET == HWY_SCALAR  // one lane per vector: the two appended one by one
       nr += Append(dd, di, df, Not(c0), Set(di, static_cast<int32_t>(i)), f0, rare_i + nr, rare_x + nr);
       nr += Append(dd, di, df, Not(c1), Set(di, static_cast<int32_t>(i + 1)), f1, rare_i + nr, rare_x + nr);

@@ -99,17 +99,17 @@ ACCELMATH_KERNEL VI EncodeBits(DI di, VI v, VI nonzero) {
   if (kMode == RoundMode::kFloor) m = Max(m, nonzero);
   const VI d = Sub(e1, Set(di, 127 + F.emin));
   const VI shift = Min(Sub(Set(di, 23 - F.mbits), Min(d, zero)), Set(di, 25));
-  const VI step = one << shift;
+  const VI step = Shl(one, shift);
   const VI neg = ShiftRight<31>(v);  // all ones for a negative v, else 0
   VI bias;
   if (kMode == RoundMode::kRint) {
-    bias = Add(Sub(ShiftRight<1>(step), one), And(m >> shift, one));
+    bias = Add(Sub(ShiftRight<1>(step), one), And(Shr(m, shift), one));
   } else if (kMode == RoundMode::kRound) {
     bias = ShiftRight<1>(step);
   } else {  // floor: toward zero for positives, away from zero for negatives
     bias = And(neg, Sub(step, one));
   }
-  const VI q = Add(m, bias) >> shift;
+  const VI q = Shr(Add(m, bias), shift);
   const VI code = Min(Add(ShiftLeft<F.mbits>(Max(d, zero)), q), Set(di, F.max_code));
   return Or(code, And(neg, Set(di, 1 << (F.bits - 1))));
 }

@@ -40,13 +40,25 @@ ACCELMATH_KERNEL V NdtriSpecials(D d, V p, V x) {
 
 // Row q (int64 lanes, 0..3) of tables of 8 entries (4..7 repeat 0..3), per lane: one register
 // permute per table where a vector holds 4 or 8 doubles, a gather otherwise (the scalar lane).
+// NdtriRows(d, q) prepares q once (the permute's indices); NdtriRow(d, rows, t) reads table t. Two
+// functions, not a lambda holding the indices: SVE's vectors cannot be members of a closure.
+template <class D>
+inline constexpr bool kNdtriPermute = MaxLanes(D()) == 4 || MaxLanes(D()) == 8;
 template <class D, class VI>
-ACCELMATH_KERNEL auto NdtriLookup4(D d, VI q) {
-  if constexpr (MaxLanes(D()) == 4 || MaxLanes(D()) == 8) {
-    const auto idx = IndicesFromVec(d, q);
-    return [=](const std::array<double, 8>& t) { return TableLookupLanes(LoadU(d, t.data()), idx); };
+ACCELMATH_KERNEL auto NdtriRows(D d, VI q) {
+  if constexpr (kNdtriPermute<D>) {
+    return IndicesFromVec(d, q);
   } else {
-    return [=](const std::array<double, 8>& t) { return GatherIndex(d, t.data(), q); };
+    (void)d;
+    return q;
+  }
+}
+template <class D, class R>
+ACCELMATH_KERNEL auto NdtriRow(D d, R rows, const std::array<double, 8>& t) {
+  if constexpr (kNdtriPermute<D>) {
+    return TableLookupLanes(LoadU(d, t.data()), rows);
+  } else {
+    return GatherIndex(d, t.data(), rows);
   }
 }
 
@@ -74,11 +86,13 @@ ACCELMATH_KERNEL V NdtriTail(D d, V t) {
   // The And keeps q in 0..3 for the garbage lanes too (t <= 0, inf, NaN: e is then negative or
   // NaN), whose lookups must stay inside the tables (the scalar lane reads base[q]).
   const V e = Min(Sub(Set(d, coeffs::kTailOffset), k), Set(d, 64.0));
-  const auto piece = NdtriLookup4(d, BitCast(di, And(Sub(ShiftRight<FB::kMantissaBits>(BitCast(du, e)),
-                                                         Set(du, uint64_t{FB::kExponentBias + 3})),
-                                                     Set(du, uint64_t{3}))));
+  const auto piece_rows = NdtriRows(d, BitCast(di, And(Sub(ShiftRight<FB::kMantissaBits>(BitCast(du, e)),
+                                                          Set(du, uint64_t{FB::kExponentBias + 3})),
+                                                      Set(du, uint64_t{3}))));
+  const auto piece = [&](const std::array<double, 8>& table) { return NdtriRow(d, piece_rows, table); };
   const V m = BitCast(d, Or(And(bits, Set(du, (uint64_t{1} << FB::kMantissaBits) - 1)), Set(du, FB::kOneBits)));
-  const auto log_row = NdtriLookup4(d, BitCast(di, And(ShiftRight<FB::kMantissaBits - 2>(bits), Set(du, uint64_t{3}))));
+  const auto log_rows = NdtriRows(d, BitCast(di, And(ShiftRight<FB::kMantissaBits - 2>(bits), Set(du, uint64_t{3}))));
+  const auto log_row = [&](const std::array<double, 8>& table) { return NdtriRow(d, log_rows, table); };
   const V z = MulSub(m, log_row(kLogC), Set(d, 1.0));
   const V log1p = MulAdd(Mul(z, z), Estrin(d, z, coeffs::kTailLog1p()), z);
   const V w = Sub(NegMulAdd(k, Set(d, coeffs::kLn2), log_row(kLogLnC)), log1p);

@@ -251,14 +251,10 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V HugeReduceF64(D d, V m, VI q, VU& kbits
 // forced on it; the same bits on all 2^32 inputs (sin, cos, tan, sincos; AVX3, the forced AVX2
 // code, SCALAR). Unmeasured on Intel and on a CPU whose best target is AVX2. Every other lane
 // (|x| < 2^8, +-inf, NaN) keeps its values: the polynomials that follow see the same inputs in small
-// lanes whichever path the vector took. HugeReduceCall: the same out of line (tan), arguments and
-// results by value.
-template <class V>
-struct Reduced {
-  V hi, lo, kd;
-};
+// lanes whichever path the vector took. hi, lo and kd are updated in place (not returned as a
+// struct: SVE's vectors cannot be members). HugeReduceCall: the same out of line (tan).
 template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE Reduced<V> HugeReduce(D d, V a, V hi, V lo, V kd) {
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void HugeReduce(D d, V a, V& hi, V& lo, V& kd) {
   const V lim = Set(d, coeffs::kTrigF32Limit);
   const auto huge = And(Ge(a, lim), Lt(a, Set(d, std::numeric_limits<float>::infinity())));
   const V ap = IfThenElse(huge, a, lim);
@@ -292,11 +288,13 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE Reduced<V> HugeReduce(D d, V a, V hi, V l
     l = Combine(d, DemoteTo(dh, Sub(ru, PromoteTo(dd, hu))), DemoteTo(dh, Sub(rl, PromoteTo(dd, hl))));
     k = BitCast(d, ConcatEven(du, BitCast(du, ku), BitCast(du, kl)));  // the low halves of the 64-bit lanes
   }
-  return {IfThenElse(huge, h, hi), IfThenElse(huge, l, lo), IfThenElse(huge, k, kd)};
+  hi = IfThenElse(huge, h, hi);
+  lo = IfThenElse(huge, l, lo);
+  kd = IfThenElse(huge, k, kd);
 }
 template <class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE Reduced<V> HugeReduceCall(D d, V a, V hi, V lo, V kd) {
-  return HugeReduce(d, a, hi, lo, kd);
+ACCELMATH_KERNEL ACCELMATH_TRIG_NOINLINE void HugeReduceCall(D d, V a, V& hi, V& lo, V& kd) {
+  HugeReduce(d, a, hi, lo, kd);
 }
 
 // Whether every lane has lo <= |x| < hi (kLo, kHi: the bits of lo and hi shifted left by one, the
@@ -391,10 +389,7 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32Body(D d, V x, V& cos_out) {
   V kd, lo;
   V hi = ReduceF32(d, fast ? x : IfThenElse(tiny, Zero(d), a), kd, lo);
   if (!fast && !AllTrue(d, Lt(a, Set(d, coeffs::kTrigF32Limit)))) {
-    const Reduced<V> h = HugeReduce(d, a, hi, lo, kd);
-    hi = h.hi;
-    lo = h.lo;
-    kd = h.kd;
+    HugeReduce(d, a, hi, lo, kd);
   }
   V sl, ch, cl;
   SinCosF32Parts(d, hi, lo, sl, ch, cl);
@@ -486,10 +481,11 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
   V kd, lo;
   V hi = ReduceF32(d, xr, kd, lo);
   if (!small) {
-    const Reduced<V> h = HugeReduceCall(d, Abs(x), XorSign(d, hi, sx), XorSign(d, lo, sx), kd);
-    hi = XorSign(d, h.hi, sx);
-    lo = XorSign(d, h.lo, sx);
-    kd = h.kd;
+    hi = XorSign(d, hi, sx);
+    lo = XorSign(d, lo, sx);
+    HugeReduceCall(d, Abs(x), hi, lo, kd);
+    hi = XorSign(d, hi, sx);
+    lo = XorSign(d, lo, sx);
   }
   const V z = Mul(hi, hi);
   const V rz = Mul(hi, z);

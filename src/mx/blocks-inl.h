@@ -29,6 +29,7 @@
 #include <array>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "backend/prefetch.h"
 #include "mx/job.h"
@@ -336,9 +337,17 @@ template <ElemFormat F, RoundMode kMode, typename T>
 constexpr int16_t CountedBase(int32_t e) {
   return static_cast<int16_t>(e * (1 << In16<T>::K) + kCountedBase0<F, kMode, T>);
 }
+// EncodeCounted's kCount threshold vectors, Get(d16, k) the k-th. SVE's vectors cannot be array
+// elements: there the struct holds the bits and Get broadcasts them.
 template <class D16, int kCount>
 struct Thresholds16 {
+#if HWY_HAVE_SCALABLE
+  int16_t bits[kCount];
+  HWY_INLINE Vec<D16> Get(D16 d16, int k) const { return Set(d16, bits[k]); }
+#else
   Vec<D16> v[kCount];
+  HWY_INLINE Vec<D16> Get(D16, int k) const { return v[k]; }
+#endif
 };
 template <ElemFormat F, RoundMode kMode, typename T, class D16>
 HWY_INLINE Thresholds16<D16, 1 << F.mbits> CountedThresholds(D16 d16) {
@@ -347,9 +356,16 @@ HWY_INLINE Thresholds16<D16, 1 << F.mbits> CountedThresholds(D16 d16) {
     for (int k = 0; k < (1 << F.mbits); ++k) b[k] = static_cast<int16_t>(ThresholdBits<F, kMode, T>(k + 1));
     return b;
   }();
-  Thresholds16<D16, 1 << F.mbits> t;
-  for (int k = 0; k < (1 << F.mbits); ++k) t.v[k] = Set(d16, kBits[k]);
-  return t;
+  // Built whole (aggregate initialization), not default-constructed and assigned: the struct's
+  // implicit constructor lacks the target attribute, which GCC's NEON target then refuses to inline.
+  return [&]<size_t... k>(std::index_sequence<k...>) {
+#if HWY_HAVE_SCALABLE
+    (void)d16;
+    return Thresholds16<D16, 1 << F.mbits>{{kBits[k]...}};
+#else
+    return Thresholds16<D16, 1 << F.mbits>{{Set(d16, kBits[k])...}};
+#endif
+  }(std::make_index_sequence<size_t{1} << F.mbits>());
 }
 // kNormalized: a float16 block below kCountedFrom (E >= 103 - emax there, amax 2^-24 or more, with
 // any scale rule, or a block of zeros, whose codes the zero mask makes), on Normalized16's
@@ -379,9 +395,9 @@ HWY_INLINE Vec<D16> EncodeCounted(D16 d16, Vec<D16> x16, Vec<D16> off, Vec<D16> 
   auto code = BitCast(d16, Min(ShiftRight<s>(Bh), Set(du, F.max_code - kSub)));
   for (int k = 0; k < kSub; ++k) {
 #ifdef ACCELMATH_X86_AVX3
-    code.raw = _mm512_mask_add_epi16(code.raw, _mm512_cmpgt_epi16_mask(A.raw, thr.v[k].raw), code.raw, _mm512_set1_epi16(1));
+    code.raw = _mm512_mask_add_epi16(code.raw, _mm512_cmpgt_epi16_mask(A.raw, thr.Get(d16, k).raw), code.raw, _mm512_set1_epi16(1));
 #else
-    code = Sub(code, VecFromMask(d16, Gt(A, thr.v[k])));
+    code = Sub(code, VecFromMask(d16, Gt(A, thr.Get(d16, k))));
 #endif
   }
   if constexpr (kNormalized) code = IfThenElseZero(nonzero, code);  // a zero's coordinate is no value's

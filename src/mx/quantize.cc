@@ -8,7 +8,7 @@
 // table encoder's byte permutes (EncodeBlocksTable; AVX3 reads the table by word permutes);
 // dispatch picks it on those CPUs.
 #undef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
+#define HWY_DISABLED_TARGETS ACCELMATH_UNBUILT_TARGETS
 #ifndef HWY_WANT_AVX3_DL
 #define HWY_WANT_AVX3_DL
 #endif
@@ -74,6 +74,16 @@ HWY_INLINE Vec<DI> TransposeMax(DI di, Vec<DI>* m) {
 template <typename T, class DI>
 HWY_INLINE Vec<DI> GroupAbsMax(DI di, const T* x, int64_t bs, int64_t count) {
   constexpr size_t N = MaxLanes(di);
+#if HWY_HAVE_SCALABLE
+  // SVE (SVE_256 and SVE2_128, where Lanes is MaxLanes): its vectors cannot be array elements, so
+  // no rounds: each block's max by a reduction, the N maxima loaded as one vector.
+  HWY_ALIGN int32_t maxima[N];
+  for (size_t b = 0; b < N; ++b) {
+    const int64_t at = static_cast<int64_t>(b) * bs;
+    maxima[b] = static_cast<int64_t>(b) < count ? GetLane(MaxOfLanes(di, BlockAbsMax(di, x + at, bs))) : 0;
+  }
+  return Load(di, maxima);
+#else
 #if HWY_TARGET != HWY_SCALAR
   if constexpr (sizeof(T) == 2) {
     const Repartition<int16_t, DI> d16;
@@ -112,6 +122,7 @@ HWY_INLINE Vec<DI> GroupAbsMax(DI di, const T* x, int64_t bs, int64_t count) {
   Vec<DI> m[N];
   for (size_t b = 0; b < N; ++b) m[b] = static_cast<int64_t>(b) < count ? BlockAbsMax(di, x + static_cast<int64_t>(b) * bs, bs) : Zero(di);
   return TransposeMax(di, m);
+#endif
 }
 
 // Bytes that StoreCodes4 writes (FP6 also touches, with junk, the 4N - 3N bytes after them).

@@ -4,7 +4,7 @@
 // Besides the library's targets, this file compiles for Highway's AVX3_DL, as src/mx/quantize.cc
 // does, for the FP6/FP4 table encoder's byte permutes (EncodeTablePair).
 #undef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4)
+#define HWY_DISABLED_TARGETS ACCELMATH_UNBUILT_TARGETS
 #ifndef HWY_WANT_AVX3_DL
 #define HWY_WANT_AVX3_DL
 #endif

@@ -356,8 +356,9 @@ TEST(AtomicErrors, EmptyCallsSucceed) {
 }
 
 // The public conversions: float16 against the compiler's own (NativeHalf, tests/test_util.h:
-// libgcc's soft-float on x86-64, FCVT on AArch64; an independent implementation), exhaustively one way and on 2^24 random floats the other;
-// bfloat16 checked by the definition of nearest-even on every float exponent.
+// libgcc's soft-float on x86-64, FCVT on AArch64; an independent implementation), exhaustively one
+// way and on 2^24 random floats the other; bfloat16 checked by the definition of nearest-even on
+// every float exponent.
 TEST(AtomicTypes, Float16Conversions) {
   for (std::uint32_t h = 0; h < 0x10000; ++h) {
     const float f = accelmath::to_float(float16{std::uint16_t(h)});

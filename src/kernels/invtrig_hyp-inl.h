@@ -141,7 +141,8 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V HalfLog(D d, V w) {
 // asin(x) = sign(x) asin|x|: |x| <= 1/2 by the polynomial, above by pi/2 - 2 asin(sqrt((1-|x|)/2))
 // (AsinReduced). NaN gives NaN; |x| > 1 the canonical NaN (0x7fc00000, InDomainOrNaN): the NaN
 // that the square root makes of a negative number is x86's default NaN (negative) or Arm's
-// (positive), and SVE's negated fused multiply-add flips its sign, so the targets' bits differed
+// (positive), and SVE_256/SVE2_128 under qemu gave it negative too (presumably from the negated
+// fused multiply-add, which flips a NaN operand's sign; not traced), so the targets' bits differed
 // there. InDomainOrNaN's one test per vector replaces KeepNaN's select: a select after it cost
 // asin 13% / 10% and acos 9% / 7% (AVX3 / the AVX2 code forced on an AVX-512 Zen 5, 64K).
 // Measured: max 0.500058 ulp (at 0x3f0544ad), 99.999985% correctly rounded (`accelmath sweep asin`, all 2^32 inputs).

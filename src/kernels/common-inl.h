@@ -93,14 +93,14 @@ ACCELMATH_KERNEL V CanonicalNaN(D d, V r) {
   return IfThenElse(Eq(r, r), r, Set(d, kCanonicalNaN<TFromD<D>>));
 }
 
-// r where `in` (a mask of lanes inside the function's domain, false for NaN x), else x's NaN
-// (quieted) where x is NaN and the canonical NaN elsewhere: the results a NaN made from numbers
-// would give differ between targets. A vector with every lane in the domain returns r after one
-// test, no select.
+// r where `in` (a mask of lanes inside the function's domain, false for NaN x), else KeepNaN's
+// NaN where x is NaN and the canonical NaN elsewhere: the results a NaN made from numbers would
+// give differ between targets. A vector with every lane in the domain returns r after one test,
+// no select.
 template <class D, class M, class V>
 ACCELMATH_KERNEL V InDomainOrNaN(D d, M in, V x, V r) {
   if (AllTrue(d, in)) return r;
-  return IfThenElse(in, r, IfThenElse(Eq(x, x), Set(d, kCanonicalNaN<TFromD<D>>), Add(x, x)));
+  return KeepNaN(x, IfThenElse(in, r, Set(d, kCanonicalNaN<TFromD<D>>)));
 }
 
 // The sign bit of x alone (+0 or -0 as a pattern), in float32 or binary64 lanes.

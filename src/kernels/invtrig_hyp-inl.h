@@ -143,8 +143,10 @@ ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V HalfLog(D d, V w) {
 // that the square root makes of a negative number is x86's default NaN (negative) or Arm's
 // (positive), and SVE_256/SVE2_128 under qemu gave it negative too (presumably from the negated
 // fused multiply-add, which flips a NaN operand's sign; not traced), so the targets' bits differed
-// there. InDomainOrNaN's one test per vector replaces KeepNaN's select: a select after it cost
-// asin 13% / 10% and acos 9% / 7% (AVX3 / the AVX2 code forced on an AVX-512 Zen 5, 64K).
+// there. InDomainOrNaN's one test per vector replaces KeepNaN's select: against KeepNaN alone,
+// asin 0.99x / 1.07x and acos 0.99x / 1.04x, where a select after KeepNaN cost asin 13% / 10% and
+// acos 9% / 7% (AVX3 / the AVX2 code forced on an AVX-512 Zen 5, bench/ab.py, 64K; not measured on
+// Intel, on an AVX2-only CPU or on Arm).
 // Measured: max 0.500058 ulp (at 0x3f0544ad), 99.999985% correctly rounded (`accelmath sweep asin`, all 2^32 inputs).
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_INVTRIG_HYP_INLINE V Asin(D d, V x) {

@@ -175,7 +175,24 @@ def test_rules_the_tensors_must_meet(cli, tmp_path):
           "--exclude")
     checkpoint(src, double=torch.randn(4, 32, dtype=torch.float64))
     fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3", "--exclude", "temp"], "'double'", "F64", "unsupported dtype")
+    # FP8 tensors were copied as they were (exit 0), though a selected floating-point tensor must be
+    # quantized or refused.
+    # (Written by hand: Debian's torch has no float8 types.)
+    for name in ("F8_E4M3", "F8_E5M2", "F8_E8M0"):
+        write_raw(tmp_path / "f8.safetensors", {"fp8": {"dtype": name, "shape": [4, 32], "data_offsets": [0, 128]}}, b"\x38" * 128)
+        fails(cli, tmp_path, ["quantize", "--in", tmp_path / "f8.safetensors", "--dst", "e4m3"], "'fp8'", name, "unsupported dtype")
+    # A scale name past the 4096 bytes the reader takes: quantize wrote a file dequantize refused.
+    long = "n" * 4088
+    checkpoint(src, **{long: torch.randn(1, 32)})
+    fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3", "--exclude", "temp"], "'nnnn", "4096 bytes", "--exclude")
+    checkpoint(src, **{long[:4087]: torch.randn(1, 32)})
+    cli("quantize", "--in", src, "--out", tmp_path / "long.safetensors", "--dst", "e4m3", "--exclude", "temp", "--quiet")
+    cli("dequantize", "--in", tmp_path / "long.safetensors", "--out", tmp_path / "long2.safetensors", "--quiet")
+    # Block sizes the API does not take: --block 0 divided by zero (SIGFPE), 48 blamed the tensor.
     checkpoint(src)
+    for block in ("0", "-32", "48", "2048"):
+        fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3", "--exclude", "temp", "--block", block],
+              f"--block {block}: expected a multiple of 32 in [32, 1024]")
     fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3"], "'temperature'", "rank 0")
     checkpoint(src, **{"layers.0.attn.weight.mx_scale": torch.zeros(2, 32)})
     fails(cli, tmp_path, ["quantize", "--in", src, "--dst", "e4m3", "--exclude", "temperature|mx_scale"],
@@ -192,6 +209,16 @@ def test_rules_the_tensors_must_meet(cli, tmp_path):
         meta = f.metadata()
     save_file(kept, str(tmp_path / "q2.safetensors"), metadata=meta)
     fails(cli, tmp_path, ["dequantize", "--in", tmp_path / "q2.safetensors"], "'layers.0.mlp.weight.mx_scale'", "missing")
+    # A record whose blocksize the API does not take: 0 divided by zero (SIGFPE).
+    with safe_open(str(q), "pt") as f:
+        kept = {k: f.get_tensor(k) for k in f.keys()}
+        meta = f.metadata()
+    for block in (0, -32, 48):
+        record = json.loads(meta["accelmath.mx"])
+        record["blocksize"] = block
+        save_file(kept, str(tmp_path / "q3.safetensors"), metadata={**meta, "accelmath.mx": json.dumps(record)})
+        fails(cli, tmp_path, ["dequantize", "--in", tmp_path / "q3.safetensors"], "corrupt",
+              f"blocksize {block} is not a multiple of 32 in [32, 1024]")
 
 
 def test_malformed_files(cli, tmp_path):
@@ -302,7 +329,9 @@ def test_forms_refuse_each_others_options(cli, tmp_path):
     checkpoint(src)
     r = cli("quantize", "--in", src, "--dst", "e4m3", "--out-y", tmp_path / "y.npy", check=False)
     assert r.returncode == 2 and "needs --out" in r.stderr
+    r = cli("quantize", "--in", src, "--dst", "e4m3", "--out", tmp_path / "o.safetensors", "--x-dtype", "bfloat16", check=False)
+    assert r.returncode == 2 and "does not take --x-dtype" in r.stderr  # was ignored
     r = cli("quantize", "--in", tmp_path / "x.npy", "--dst", "e4m3", "--out", tmp_path / "o.safetensors", check=False)
-    assert r.returncode == 2 and "needs --out-y" in r.stderr
+    assert r.returncode == 2 and "needs --out-y" in r.stderr and "not named *.safetensors" in r.stderr
     r = cli("dequantize", "--in", src, "--out", tmp_path / "o.safetensors", "--dst", "e4m3", check=False)
     assert r.returncode == 2 and "does not take --dst" in r.stderr

@@ -5,9 +5,10 @@
 // selected. A selected floating-point tensor (F32, F16, BF16) is quantized along its last axis into
 // W (uint8 codes, packed as the API packs them) and W.mx_scale (uint8 E8M0, the API's scale layout),
 // or with --gguf into W alone as ggml block_mxfp4 rows (17 bytes per 32 elements); every other
-// tensor is copied unchanged. A selected F64 tensor, a selected floating-point tensor of rank 0 or
-// whose last axis is not a multiple of the block, and a name clash with a generated W.mx_scale are
-// errors that name the tensor. The rules, the original dtype and shape of each quantized tensor go
+// tensor is copied unchanged. A selected F64 or FP8 (F8_*) tensor, a selected floating-point tensor
+// of rank 0 or whose last axis is not a multiple of the block, a name clash with a generated
+// W.mx_scale and a W.mx_scale name over the 4096 bytes a reader takes are errors that name the
+// tensor; so is a --block (or, to dequantize, a recorded blocksize) the API does not take. The rules, the original dtype and shape of each quantized tensor go
 // into __metadata__ under "accelmath.mx" (a JSON string); the input's own metadata are kept.
 // Dequantize reverses it from that record: each quantized tensor back to its dtype and shape.
 // Both memory-map the input and hold one tensor's result at a time; the output is written to a
@@ -64,7 +65,19 @@ bool SourceType(const std::string& st, DType* t) {
   return true;
 }
 
+// A safetensors floating-point dtype that MX does not take (float64 and the FP8 types): a selected
+// tensor of one is an error, not a tensor copied as it is.
+bool UnsupportedFloat(const std::string& st) { return st == "F64" || st.rfind("F8_", 0) == 0; }
+
 int ElemBits(DType t) { return static_cast<int>(mx::storage_bytes(t, 8)); }
+
+// Whether the API takes `block` as a blocksize (the library's rule: mx::scale_shape is empty where
+// it is not), checked before any tensor's last axis is divided by it.
+bool ValidBlock(int64_t block) {
+  int64_t storage[8];
+  const int64_t shape[] = {block};
+  return !mx::scale_shape(shape, -1, block, storage).empty();
+}
 
 std::vector<int64_t> ScaleShape(const std::vector<int64_t>& shape, int64_t block) {
   int64_t storage[8];
@@ -125,6 +138,7 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
     if (alg < 0) Fail("--scale-alg '" + a.scale_alg + "': expected 0 or ocp, 1 or rceil (FP8 only), 2 or ceil, 3 or even");
     mx::RoundMode round;
     if (!mx::parse_round_mode(a.round.c_str(), &round)) Fail("--round '" + a.round + "': expected rint, round or floor");
+    if (!ValidBlock(a.block)) Fail("--block " + std::to_string(a.block) + ": expected a multiple of 32 in [32, 1024]");
     if (a.gguf && (dst != DType::kFloat4E2M1 || a.block != 32 || alg != 0)) {
       Fail("--gguf writes ggml's MXFP4 blocks: it needs --dst e2m1, --block 32 and --scale-alg ocp");
     }
@@ -158,8 +172,8 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
                             (a.exclude.empty() || !std::regex_search(t.name, exclude));
       DType src = DType::kFloat32;
       const bool floating = SourceType(t.dtype, &src);
-      const std::string what = "tensor '" + t.name + "' (" + t.dtype + ", shape " + t.shape_string() + ")";
-      if (selected && t.dtype == "F64") {
+      const std::string what = "tensor " + io::quoted(t.name, 256) + " (" + t.dtype + ", shape " + t.shape_string() + ")";
+      if (selected && UnsupportedFloat(t.dtype)) {
         Fail(what + ": unsupported dtype for MX (float32, float16 or bfloat16 only); leave it out with --exclude");
       }
       if (!selected || !floating) {
@@ -174,8 +188,12 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
         Fail(what + ": last axis " + std::to_string(t.shape.back()) + " is not a multiple of --block " +
              std::to_string(a.block) + "; leave it out with --exclude");
       }
+      if (!a.gguf && t.name.size() + std::strlen(kScaleSuffix) > io::kMaxSafetensorsName) {
+        Fail(what + ": its scales' name (the name + \"" + kScaleSuffix + "\") would be longer than the " +
+             std::to_string(io::kMaxSafetensorsName) + " bytes a tensor name may have; leave it out with --exclude");
+      }
       if (names.count(t.name + kScaleSuffix) && !a.gguf) {
-        Fail(what + ": its scales would be written as '" + t.name + kScaleSuffix + "', which the input already has");
+        Fail(what + ": its scales would be written as " + io::quoted(t.name + kScaleSuffix, 256) + ", which the input already has");
       }
       items.push_back({&t, src, true});
       std::vector<int64_t> codes = t.shape;
@@ -221,7 +239,7 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
       if (a.gguf) {
         const std::vector<float> x = Widen(data, t.count(), it.src);
         const mx::Error e = mx::to_ggml_mxfp4(x, codes, round);
-        if (!e.ok()) Fail("tensor '" + t.name + "': " + e.message);
+        if (!e.ok()) Fail("tensor " + io::quoted(t.name, 256) + ": " + e.message);
       } else {
         const StTensor& os = outs[next++];
         scales.assign(os.count(), 0);
@@ -230,7 +248,7 @@ int quantize_checkpoint(const CheckpointQuantizeArgs& a) {
         o.threads = a.threads;
         const mx::Error e = t.count() == 0 ? mx::Error{} : mx::quantize({data, it.src, t.shape}, {codes.data(), dst, t.shape},
                                                                          {scales.data(), DType::kFloat8E8M0, os.shape}, o);
-        if (!e.ok()) Fail("tensor '" + t.name + "': " + e.message);
+        if (!e.ok()) Fail("tensor " + io::quoted(t.name, 256) + ": " + e.message);
       }
       out.append(0, codes.data(), codes.size());
       if (!a.gguf) out.append(0, scales.data(), scales.size());
@@ -279,6 +297,7 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
     const std::string layout = meta["layout"].get<std::string>();
     const int64_t block = meta["blocksize"].get<int64_t>();
     if (!mx::parse_dtype(meta["format"].get<std::string>().c_str(), &elem) || ElemBits(elem) == 0) Fail(bad + "unknown format");
+    if (!ValidBlock(block)) Fail(bad + "blocksize " + std::to_string(block) + " is not a multiple of 32 in [32, 1024]");
     if (layout != "codes+scale" && !(layout == "ggml_mxfp4" && elem == DType::kFloat4E2M1 && block == 32)) {
       Fail(bad + "unknown layout " + io::quoted(layout, 64));
     }
@@ -321,20 +340,20 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
       Item it{&t, nullptr, DType::kFloat32, {}};
       SourceType(r["dtype"].get<std::string>(), &it.x_type);
       for (const Json& d : r["shape"]) {
-        if (!d.is_number_unsigned() || d.get<uint64_t>() > (uint64_t{1} << 60)) Fail(bad + "entry '" + t.name + "' has a bad shape");
+        if (!d.is_number_unsigned() || d.get<uint64_t>() > (uint64_t{1} << 60)) Fail(bad + "entry " + io::quoted(t.name, 256) + " has a bad shape");
         it.shape.push_back(d.get<int64_t>());
       }
       std::vector<int64_t> want = it.shape;
-      if (want.back() % block != 0) Fail(bad + "entry '" + t.name + "': last axis not a multiple of the block");
+      if (want.back() % block != 0) Fail(bad + "entry " + io::quoted(t.name, 256) + ": last axis not a multiple of the block");
       want.back() = layout == "ggml_mxfp4" ? want.back() / 32 * 17 : want.back() * ElemBits(elem) / 8;
-      const std::string what = "tensor '" + t.name + "' (" + t.dtype + ", shape " + t.shape_string() + ")";
+      const std::string what = "tensor " + io::quoted(t.name, 256) + " (" + t.dtype + ", shape " + t.shape_string() + ")";
       if (t.dtype != "U8" || t.shape != want) Fail(what + ": the codes of shape " + Shape(it.shape) + " should be U8 of shape " + Shape(want));
       if (layout == "codes+scale") {
         it.scales = find(t.name + kScaleSuffix);
-        if (it.scales == nullptr) Fail(what + ": its scales '" + t.name + kScaleSuffix + "' are missing");
+        if (it.scales == nullptr) Fail(what + ": its scales " + io::quoted(t.name + kScaleSuffix, 256) + " are missing");
         const std::vector<int64_t> sw = ScaleShape(it.shape, block);
         if (it.scales->dtype != "U8" || it.scales->shape != sw) {
-          Fail("tensor '" + it.scales->name + "' (" + it.scales->dtype + ", shape " + it.scales->shape_string() +
+          Fail("tensor " + io::quoted(it.scales->name, 256) + " (" + it.scales->dtype + ", shape " + it.scales->shape_string() +
                "): the scales should be U8 of shape " + Shape(sw));
         }
       }
@@ -378,7 +397,7 @@ int dequantize_checkpoint(const CheckpointDequantizeArgs& a) {
       const mx::Error e = outs[i].count() == 0 ? mx::Error{}
                                                : mx::dequantize({c, elem, it.shape}, {s, DType::kFloat8E8M0, sshape},
                                                                 {x.data(), it.x_type, it.shape}, o);
-      if (!e.ok()) Fail("tensor '" + t.name + "': " + e.message);
+      if (!e.ok()) Fail("tensor " + io::quoted(t.name, 256) + ": " + e.message);
       out.append(0, x.data(), x.size());
       in.release(t);
       if (it.scales) in.release(*it.scales);

@@ -568,7 +568,7 @@ int main(int argc, char** argv) {
   auto* quant = app.add_subcommand("quantize", "MX-quantize a .npy (float32, float16, or bfloat16 bits as uint16), "
                                                "or every floating-point tensor of a .safetensors checkpoint");
   quant->add_option("--in", qa.in, "input .npy, or .safetensors (checkpoint form)")->required();
-  quant->add_option("--x-dtype", qa.x_dtype, ".npy: auto (from the file) | bfloat16 (uint16 bit patterns)");
+  auto* q_x_dtype = quant->add_option("--x-dtype", qa.x_dtype, ".npy: auto (from the file) | bfloat16 (uint16 bit patterns)");
   quant->add_option("--dst", qa.dst, "e4m3 | e5m2 | e3m2 | e2m3 | e2m1 | e1m2")->required();
   auto* q_axis = quant->add_option("--axis", qa.axis, ".npy: axis of the blocks (default -1; checkpoints: the last axis)");
   quant->add_option("--block", qa.block, "block size, a multiple of 32 up to 1024 (default 32)");
@@ -679,8 +679,8 @@ int main(int argc, char** argv) {
       }
       if (*quant) {
         const bool checkpoint = qa.in.size() >= 12 && qa.in.compare(qa.in.size() - 12, 12, ".safetensors") == 0;
-        const std::string e = checkpoint ? form_check("quantize of a .safetensors checkpoint", {q_out}, {q_out_y, q_out_scale, q_axis})
-                                         : form_check("quantize of a .npy", {q_out_y, q_out_scale}, {q_out, q_include, q_exclude, q_gguf, q_quiet});
+        const std::string e = checkpoint ? form_check("quantize of a .safetensors checkpoint", {q_out}, {q_out_y, q_out_scale, q_axis, q_x_dtype})
+                                         : form_check("quantize of a .npy (an --in not named *.safetensors)", {q_out_y, q_out_scale}, {q_out, q_include, q_exclude, q_gguf, q_quiet});
         if (!e.empty()) return Error(e + " (see accelmath quantize --help)");
         if (!checkpoint) return accelmath::cli::quantize_cmd(qa);
         cq.in = qa.in, cq.dst = qa.dst, cq.round = qa.round, cq.scale_alg = qa.scale_alg, cq.block = qa.block, cq.threads = qa.threads;

@@ -34,7 +34,6 @@ constexpr int kMaxDepth = 128;
 // Longer tensor names are refused: the CLI matches names with std::regex, whose libstdc++ matcher
 // recurses per character (--include '.*weight' overflowed the stack on a 50,000-byte name). Model
 // checkpoints' names are module paths of a few hundred bytes at most.
-constexpr std::size_t kMaxName = 4096;
 
 // A tensor (or key) name and a JSON value as quoted in an error, cut short: both come from a
 // header of up to 100 MB.
@@ -206,8 +205,8 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
         }
         return;
       }
-      if (name.size() > kMaxName) {
-        Fail(path, "tensor " + Named(name) + ": a name of " + std::to_string(name.size()) + " bytes (" + std::to_string(kMaxName) +
+      if (name.size() > kMaxSafetensorsName) {
+        Fail(path, "tensor " + Named(name) + ": a name of " + std::to_string(name.size()) + " bytes (" + std::to_string(kMaxSafetensorsName) +
                        " at most)");
       }
       if (!entry.is_object() || entry.size() != 3 || !entry.contains("dtype") || !entry.contains("shape") ||

@@ -25,6 +25,8 @@ namespace accelmath::io {
 // The largest JSON header the reader accepts: the reference implementation's limit, so also the
 // largest a written file may have and still be read (the CLI refuses to write a larger one).
 inline constexpr uint64_t kMaxSafetensorsHeader = 100'000'000;
+// The longest tensor name the reader takes, in bytes (what a writer must keep to, too).
+inline constexpr std::size_t kMaxSafetensorsName = 4096;
 
 struct StTensor {
   std::string name;

@@ -248,6 +248,11 @@ def test_malformed_files(cli, tmp_path):
             data = b"\0" * 100 if "truncated" in needle else b"\0" * 256
             write_raw(bad, header, data)
         fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], needle)
+    # What nlohmann's reader took and the reference refuses: a byte order mark, NUL bytes after the JSON.
+    write_raw(bad, b"\xef\xbb\xbf" + json.dumps(ok).encode(), b"\0" * 256)
+    fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "byte order mark")
+    write_raw(bad, json.dumps(ok).encode() + b"\0" * 8, b"\0" * 256)
+    fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "a NUL byte at byte")
     write_raw(bad, ok, b"\0" * 260)
     fails(cli, tmp_path, ["quantize", "--in", bad, "--dst", "e4m3"], "4 bytes after the last tensor")
     write_raw(bad, b'{"w": {"dtype": "F32", "shape": [2, 32], "data_offsets": [0, 256]}, "w": {}}')

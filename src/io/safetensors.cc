@@ -239,6 +239,13 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path) {
       }
       tensors_.push_back(std::move(t));
     };
+    // Two things nlohmann's reader takes that JSON (RFC 8259) and the reference reader do not: a UTF-8
+    // byte order mark before the text (skipped) and a NUL byte (read as the end of the input, so that
+    // anything after one went unread).
+    if (n >= 3 && std::memcmp(text, "\xEF\xBB\xBF", 3) == 0) Fail(path, "corrupt header: it starts with a UTF-8 byte order mark");
+    if (const void* nul = std::memchr(text, 0, n)) {
+      Fail(path, "corrupt header: a NUL byte at byte " + std::to_string(static_cast<const char*>(nul) - text) + " of its JSON");
+    }
     HeaderReader<decltype(add)> reader(path, add);
     if (!Json::sax_parse(text, text + n, &reader)) {
       if (reader.depth > kMaxDepth) Fail(path, "corrupt header: JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");

@@ -124,12 +124,20 @@ ACCELMATH_KERNEL void EvalShape(const K& k, DE de, const Store& store, V... x) {
   ACCELMATH_KERNEL ret member(D d, V x) const {  \
     return fn(d, x);                             \
   }
-// `more`: the other inputs, and the second result (by reference) of a row with two.
+// `more`: the other inputs, and the second result (by reference) of a row with two. `pair`: only where
+// the kernel has a companion <kernel>Pair(d, x0, x1, y1) (two vectors at once, the same bits as the
+// kernel on each: TanPair, src/kernels/trig-inl.h says why), which the map driver's two vectors per
+// iteration then call (map-inl.h); for every other kernel the name is not found and SFINAE drops it.
 #define ACCELMATH_DEFINE_KERNEL_Map(name, kernel)                        \
   struct name##Kernel {                                                  \
     template <class D, class V, class... More>                           \
     ACCELMATH_KERNEL auto operator()(D d, V x, More&&... more) const {   \
       return kernel(d, x, static_cast<More&&>(more)...);                 \
+    }                                                                    \
+    template <class D, class V>                                          \
+    ACCELMATH_KERNEL auto pair(D d, V x0, V x1, V& y1) const             \
+        -> decltype(kernel##Pair(d, x0, x1, y1)) {                       \
+      return kernel##Pair(d, x0, x1, y1);                                \
     }                                                                    \
   };
 #define ACCELMATH_DEFINE_KERNEL_SumOfSquares(name, kernel) ACCELMATH_DEFINE_KERNEL_Map(name, kernel)

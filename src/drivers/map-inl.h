@@ -121,8 +121,17 @@ HWY_INLINE void MapArray(const K& k, void* const* out, const void* const* in, si
     [[maybe_unused]] const auto d = [&](size_t j) HWY_ATTR { return load(Nth<3>(), j); };
     if constexpr (kIn == 1) {
       const auto a0 = a(at), a1 = a(at + N);
-      eval(at, a0);
-      eval(at + N, a1);
+      // A float32 row whose kernel takes two vectors at once (its functor's `pair`, eval-inl.h).
+      if constexpr (S == Shape::kUnary && E == Eval::kF32 &&
+                    requires(decltype(Zero(de)) y) { k.pair(de, a0, a1, y); }) {
+        decltype(Zero(de)) y1;
+        const auto y0 = k.pair(de, a0, a1, y1);
+        StoreResults<S, DE>{out, at}(Nth<0>(), y0);
+        StoreResults<S, DE>{out, at + N}(Nth<0>(), y1);
+      } else {
+        eval(at, a0);
+        eval(at + N, a1);
+      }
     } else if constexpr (kIn == 2) {
       // One declaration each: the inputs may differ in type (ldexp: float and int32 vectors).
       const auto a0 = a(at);

@@ -39,6 +39,14 @@ ACCELMATH_KERNEL V HornerImpl(D d, V x, const std::array<T, N>& c, std::index_se
   return acc;
 }
 
+template <class D, class V, typename T, size_t N, size_t... I>
+ACCELMATH_KERNEL void Horner2Impl(D d, V x0, V x1, const std::array<T, N>& c, V& y0, V& y1,
+                                  std::index_sequence<I...>) {
+  y0 = Set(d, c[N - 1]);
+  y1 = y0;
+  ((y0 = MulAdd(y0, x0, Set(d, c[N - 2 - I])), y1 = MulAdd(y1, x1, Set(d, c[N - 2 - I]))), ...);
+}
+
 // sum_{i < N} coef(I0 + i) x^i as a balanced tree: the low 2^k terms plus x^(2^k) times the rest,
 // 2^k the largest power of two below N; x2, x4, x8, x16 are the powers of x. No arrays of
 // vectors (they are sizeless on SVE).
@@ -74,6 +82,14 @@ template <class D, class V, typename T, size_t N>
 ACCELMATH_KERNEL V Horner(D d, V x, const std::array<T, N>& c) {
   static_assert(N >= 2);
   return detail::HornerImpl(d, x, c, std::make_index_sequence<N - 1>());
+}
+
+// Horner's scheme at x0 and at x1 (y0, y1: the same operations as Horner at each), the two chains'
+// steps written alternately, so that the code a compiler emits for them interleaves (see TanF32Pair).
+template <class D, class V, typename T, size_t N>
+ACCELMATH_KERNEL void Horner2(D d, V x0, V x1, const std::array<T, N>& c, V& y0, V& y1) {
+  static_assert(N >= 2);
+  detail::Horner2Impl(d, x0, x1, c, y0, y1, std::make_index_sequence<N - 1>());
 }
 
 // r, or x quieted (x + x keeps its sign and payload) where x is NaN: a NaN input comes out as that

@@ -125,9 +125,10 @@ ACCELMATH_KERNEL void EvalShape(const K& k, DE de, const Store& store, V... x) {
     return fn(d, x);                             \
   }
 // `more`: the other inputs, and the second result (by reference) of a row with two. `pair`: only where
-// the kernel has a companion <kernel>Pair(d, x0, x1, y1) (two vectors at once, the same bits as the
-// kernel on each: TanPair, src/kernels/trig-inl.h says why), which the map driver's two vectors per
-// iteration then call (map-inl.h); for every other kernel the name is not found and SFINAE drops it.
+// the kernel has a companion <kernel>Pair(d, x0, x1, y1) (two vectors of evaluation lanes at once, the
+// same bits as the kernel on each: TanPair, ErfcPair; src/kernels/trig-inl.h's TanF32Pair says why),
+// which the map driver's two vectors per iteration of a Unary row then call (map-inl.h); for every
+// other kernel the name is not found and SFINAE drops it.
 #define ACCELMATH_DEFINE_KERNEL_Map(name, kernel)                        \
   struct name##Kernel {                                                  \
     template <class D, class V, class... More>                           \

@@ -121,13 +121,14 @@ HWY_INLINE void MapArray(const K& k, void* const* out, const void* const* in, si
     [[maybe_unused]] const auto d = [&](size_t j) HWY_ATTR { return load(Nth<3>(), j); };
     if constexpr (kIn == 1) {
       const auto a0 = a(at), a1 = a(at + N);
-      // A float32 row whose kernel takes two vectors at once (its functor's `pair`, eval-inl.h).
-      if constexpr (S == Shape::kUnary && E == Eval::kF32 &&
-                    requires(decltype(Zero(de)) y) { k.pair(de, a0, a1, y); }) {
+      // A Unary row whose kernel takes two vectors at once (its functor's `pair`, eval-inl.h), with
+      // EvalShape's conversions to and from the evaluation lanes.
+      if constexpr (S == Shape::kUnary && requires(decltype(Zero(de)) y) { k.pair(de, y, y, y); }) {
+        constexpr auto in = kOperands<S>.in[0], res = kOperands<S>.out[0];
         decltype(Zero(de)) y1;
-        const auto y0 = k.pair(de, a0, a1, y1);
-        StoreResults<S, DE>{out, at}(Nth<0>(), y0);
-        StoreResults<S, DE>{out, at + N}(Nth<0>(), y1);
+        const auto y0 = k.pair(de, ToEvalLanes<E, in>(de, a0), ToEvalLanes<E, in>(de, a1), y1);
+        StoreResults<S, DE>{out, at}(Nth<0>(), FromEvalLanes<E, res>(de, y0));
+        StoreResults<S, DE>{out, at + N}(Nth<0>(), FromEvalLanes<E, res>(de, y1));
       } else {
         eval(at, a0);
         eval(at + N, a1);

@@ -60,9 +60,20 @@ namespace erf_impl {
 
 // erfcx(a) = P(a)/Q(a) for finite a >= 0 (kErfcxNum/kErfcxDen, 2^-35.1 relative; P, Q with
 // positive coefficients, so each is evaluated to a few 2^-53 relative). NaN stays NaN.
+// ErfcxRational2: at a0 and at a1, the steps alternating (y1: a1's); ErfcxRational: one vector.
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcxRational2(D d, V a0, V a1, V& y1) {
+  const V n0 = Estrin(d, a0, coeffs::kErfcxNum());
+  const V n1 = Estrin(d, a1, coeffs::kErfcxNum());
+  const V q0 = Estrin(d, a0, coeffs::kErfcxDen());
+  const V q1 = Estrin(d, a1, coeffs::kErfcxDen());
+  y1 = Div(n1, q1);
+  return Div(n0, q0);
+}
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcxRational(D d, V a) {
-  return Div(Estrin(d, a, coeffs::kErfcxNum()), Estrin(d, a, coeffs::kErfcxDen()));
+  V same;
+  return ErfcxRational2(d, a, a, same);
 }
 
 // erfcx(a) for every a >= 0 up to +inf: ErfcxRational, whose fit holds up to 2^128 (P ~ a^6 and
@@ -113,12 +124,26 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erf(D d, V x) {
 // erfc(+-0) = 1, erfc(-inf) = 2 (rounds to 2 from x = -3.8325069 down).
 // Measured: max 0.501226 ulp at x = 0x404aa94c (3.16658306); 99.994370% correctly rounded
 // (`accelmath sweep erfc --threads 2`, all 2^32 inputs).
+// ErfcPair(d, x0, x1, y1): erfc of two vectors, the steps of their chains alternating (the map
+// driver's pair, eval-inl.h; TanF32Pair in trig-inl.h says why); Erfc gives it its one vector twice.
+// The same bits either way.
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcPair(D d, V x0, V x1, V& y1) {
+  using namespace erf_impl;
+  const V a0 = Min(Abs(x0), Set(d, coeffs::kErfcClamp));  // a NaN lane's value is overwritten by KeepNaN
+  const V a1 = Min(Abs(x1), Set(d, coeffs::kErfcClamp));
+  V e1, f1;
+  const V e0 = ExpFinite64Pair(d, Mul(Neg(a0), a0), Mul(Neg(a1), a1), coeffs::kExp64PolyShort(), e1);
+  const V f0 = ErfcxRational2(d, a0, a1, f1);
+  const V w0 = Mul(e0, f0);
+  const V w1 = Mul(e1, f1);
+  y1 = KeepNaN(x1, IfThenElse(Lt(x1, Zero(d)), Sub(Set(d, 2.0), w1), w1));
+  return KeepNaN(x0, IfThenElse(Lt(x0, Zero(d)), Sub(Set(d, 2.0), w0), w0));
+}
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erfc(D d, V x) {
-  using namespace erf_impl;
-  const V a = Min(Abs(x), Set(d, coeffs::kErfcClamp));  // a NaN lane's value is overwritten by KeepNaN
-  const V w = Mul(ExpFinite64(d, Mul(Neg(a), a), coeffs::kExp64PolyShort()), ErfcxRational(d, a));
-  return KeepNaN(x, IfThenElse(Lt(x, Zero(d)), Sub(Set(d, 2.0), w), w));
+  V same;
+  return ErfcPair(d, x, x, same);
 }
 
 // erfcx(x) = exp(x^2) erfc(x): x >= 0: P(x)/Q(x) (ErfcxPositive: up to 3.4e38 and +inf -> +0, no
@@ -150,14 +175,26 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erfcx(D d, V x) {
 // normcdf(+-0) = 1/2.
 // Measured: max 0.501198 ulp at x = 0xc00c2ea0 (-2.19034576); 99.994534% correctly rounded
 // (`accelmath sweep normcdf --threads 2`, all 2^32 inputs).
+// NormcdfPair: two vectors at once, as ErfcPair; Normcdf gives it its one vector twice.
+template <class D, class V>
+ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V NormcdfPair(D d, V x0, V x1, V& y1) {
+  using namespace erf_impl;
+  const V a0 = Min(Abs(x0), Set(d, coeffs::kNormcdfClamp));  // a NaN lane's value is overwritten by KeepNaN
+  const V a1 = Min(Abs(x1), Set(d, coeffs::kNormcdfClamp));
+  const V half = Set(d, 0.5);
+  V e1, f1;
+  const V e0 = ExpFinite64Pair(d, Mul(Mul(a0, a0), Set(d, -0.5)), Mul(Mul(a1, a1), Set(d, -0.5)),
+                               coeffs::kExp64PolyShort(), e1);
+  const V f0 = ErfcxRational2(d, Mul(a0, Set(d, coeffs::kErfRsqrt2)), Mul(a1, Set(d, coeffs::kErfRsqrt2)), f1);
+  const V w0 = Mul(Mul(e0, half), f0);
+  const V w1 = Mul(Mul(e1, half), f1);
+  y1 = KeepNaN(x1, IfThenElse(Lt(x1, Zero(d)), w1, Sub(Set(d, 1.0), w1)));
+  return KeepNaN(x0, IfThenElse(Lt(x0, Zero(d)), w0, Sub(Set(d, 1.0), w0)));
+}
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Normcdf(D d, V x) {
-  using namespace erf_impl;
-  const V a = Min(Abs(x), Set(d, coeffs::kNormcdfClamp));  // a NaN lane's value is overwritten by KeepNaN
-  const V half = Set(d, 0.5);
-  const V e = ExpFinite64(d, Mul(Mul(a, a), Set(d, -0.5)), coeffs::kExp64PolyShort());
-  const V w = Mul(Mul(e, half), ErfcxRational(d, Mul(a, Set(d, coeffs::kErfRsqrt2))));
-  return KeepNaN(x, IfThenElse(Lt(x, Zero(d)), w, Sub(Set(d, 1.0), w)));
+  V same;
+  return NormcdfPair(d, x, x, same);
 }
 
 }  // namespace accelmath::ACCELMATH_KNS

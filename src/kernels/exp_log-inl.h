@@ -379,14 +379,25 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Expm1(D d, V x) {
 // P of degree 7 (2^-34.07, below 2^-34.0 with the rest), for erfc and normcdf, whose erfcx rational
 // is 2^-35.1 (1.03-1.11x faster there, AVX3 and the forced AVX2 code on a Zen 4 and an Intel Xeon;
 // erf-inl.h).
+// ExpFinite64Pair: of x0 and of x1 at once, their steps alternating (the erfc and normcdf pairs,
+// erf-inl.h); ExpFinite64 gives it its one vector twice (a compiler computes each step once).
 template <class D, class V, size_t N>
-ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpFinite64(D d, V x, const std::array<double, N>& poly) {
+ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpFinite64Pair(D d, V x0, V x1, const std::array<double, N>& poly, V& y1) {
   const RebindToUnsigned<D> du;
   const V shift = Set(d, coeffs::kExpShift);
-  const V kd = MulAdd(x, Set(d, coeffs::kExpLog2E), shift);
-  const V r = NegMulAdd(Sub(kd, shift), Set(d, coeffs::kExpLn2), x);
-  const V p = Estrin(d, r, poly);
-  return BitCast(d, Add(BitCast(du, p), exp_log_impl::ExpScaleBits(d, kd)));
+  const V kd0 = MulAdd(x0, Set(d, coeffs::kExpLog2E), shift);
+  const V kd1 = MulAdd(x1, Set(d, coeffs::kExpLog2E), shift);
+  const V r0 = NegMulAdd(Sub(kd0, shift), Set(d, coeffs::kExpLn2), x0);
+  const V r1 = NegMulAdd(Sub(kd1, shift), Set(d, coeffs::kExpLn2), x1);
+  const V p0 = Estrin(d, r0, poly);
+  const V p1 = Estrin(d, r1, poly);
+  y1 = BitCast(d, Add(BitCast(du, p1), exp_log_impl::ExpScaleBits(d, kd1)));
+  return BitCast(d, Add(BitCast(du, p0), exp_log_impl::ExpScaleBits(d, kd0)));
+}
+template <class D, class V, size_t N>
+ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpFinite64(D d, V x, const std::array<double, N>& poly) {
+  V same;
+  return ExpFinite64Pair(d, x, x, poly, same);
 }
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpFinite64(D d, V x) {

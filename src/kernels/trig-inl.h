@@ -608,7 +608,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 // without the branch between them (0.99-1.01x), the two reductions alternated as well (1.00-1.01x).
 // GCC's first scheduling pass (-fschedule-insns -fsched-pressure) on that straight-line pair gained
 // about as much, but moved sin and cos by -2% to -4% (and other families' kernels by -6% to +7%):
-// not taken. Unmeasured on Intel, on a CPU whose best target is AVX2 and on Arm.
+// not taken. Written out rather than run on src/backend/pair-inl.h's Pair<D> (the ndtri centre's
+// way): these run on SVE as well. Unmeasured on Intel, on a CPU whose best target is AVX2 and on Arm.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32Pair(D d, V x0, V x1, V& y1) {
   if (AllAbsIn2<kTinyBits, kLimitBits>(d, x0, x1)) {

@@ -383,6 +383,26 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
   return BitCast(d, Xor(BitCast(du, y), sign));
 }
 
+// The results from the parts: S = hi + sl, C = ch + cl, sin = (S, C, -S, -C)[k mod 4] (with the sign
+// of x on the slow path, which reduced |x|), cos = (C, -S, -C, S)[k mod 4], into ys / yc as kWant asks.
+template <int kWant, bool kSlow, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void SinCosPick(D d, V x, V hi, V kd, V sl, V ch, V cl, V& ys, V& yc) {
+  const RebindToUnsigned<D> du;
+  const V s = Add(hi, sl);
+  const V c = Add(ch, cl);
+  const auto kbits = BitCast(du, kd);
+  const auto sign_mask = Set(du, 0x80000000u);
+  if constexpr ((kWant & kWantSin) != 0) {
+    auto sign = ShiftLeft<30>(kbits);
+    if constexpr (kSlow) sign = Xor(sign, BitCast(du, x));
+    ys = XorSign(d, IfOddThenElse(d, kbits, c, s), And(sign, sign_mask));
+  }
+  if constexpr ((kWant & kWantCos) != 0) {
+    const auto sign = And(ShiftLeft<30>(Add(kbits, Set(du, 1u))), sign_mask);
+    yc = XorSign(d, IfOddThenElse(d, kbits, s, c), sign);
+  }
+}
+
 // sin and/or cos in float32 lanes (kWant: kWantSin | kWantCos; the outputs are bit-identical whichever
 // are wanted). q = k mod 4 and r = hi + lo from ReduceF32; S = hi + sl, C = ch + cl (SinCosF32Parts,
 // each rounded once): sin = (S, C, -S, -C)[q], cos = (C, -S, -C, S)[q]; SinCos shares the reduction and
@@ -409,26 +429,6 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V XorSign(D d, V y, VU sign) {
 // Melem/s), sin@huge / cos@huge +5% / +3% with AVX3, sincos -3% with AVX3, the rest within 2%; tan
 // measured 11% slower with the AVX2 code that way and keeps HugeReduceCall. Unmeasured on a CPU whose
 // best target is AVX2.
-// The results from the parts: S = hi + sl, C = ch + cl, sin = (S, C, -S, -C)[k mod 4] (with the sign
-// of x on the slow path, which reduced |x|), cos = (C, -S, -C, S)[k mod 4], into ys / yc as kWant asks.
-template <int kWant, bool kSlow, class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE void SinCosPick(D d, V x, V hi, V kd, V sl, V ch, V cl, V& ys, V& yc) {
-  const RebindToUnsigned<D> du;
-  const V s = Add(hi, sl);
-  const V c = Add(ch, cl);
-  const auto kbits = BitCast(du, kd);
-  const auto sign_mask = Set(du, 0x80000000u);
-  if constexpr ((kWant & kWantSin) != 0) {
-    auto sign = ShiftLeft<30>(kbits);
-    if constexpr (kSlow) sign = Xor(sign, BitCast(du, x));
-    ys = XorSign(d, IfOddThenElse(d, kbits, c, s), And(sign, sign_mask));
-  }
-  if constexpr ((kWant & kWantCos) != 0) {
-    const auto sign = And(ShiftLeft<30>(Add(kbits, Set(du, 1u))), sign_mask);
-    yc = XorSign(d, IfOddThenElse(d, kbits, s, c), sign);
-  }
-}
-
 template <int kWant, bool kSlow, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32Body(D d, V x, V& cos_out) {
   const V a = Abs(x);

@@ -8,8 +8,9 @@
 // tensor is copied unchanged. A selected F64 or FP8 (F8_*) tensor, a selected floating-point tensor
 // of rank 0 or whose last axis is not a multiple of the block, a name clash with a generated
 // W.mx_scale and a W.mx_scale name over the 4096 bytes a reader takes are errors that name the
-// tensor; so is a --block (or, to dequantize, a recorded blocksize) the API does not take. The rules, the original dtype and shape of each quantized tensor go
-// into __metadata__ under "accelmath.mx" (a JSON string); the input's own metadata are kept.
+// tensor; so is a --block (or, to dequantize, a recorded blocksize) the API does not take. The
+// rules, the original dtype and shape of each quantized tensor go into __metadata__ under
+// "accelmath.mx" (a JSON string); the input's own metadata are kept.
 // Dequantize reverses it from that record: each quantized tensor back to its dtype and shape.
 // Both memory-map the input and hold one tensor's result at a time; the output is written to a
 // temporary file renamed into place at the end, so an error leaves no output file.

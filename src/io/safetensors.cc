@@ -31,9 +31,6 @@ static_assert(std::endian::native == std::endian::little, "safetensors data are 
 // is serde_json's default recursion limit, which the reference implementation (Rust) parses with;
 // a valid header nests 3 deep.
 constexpr int kMaxDepth = 128;
-// Longer tensor names are refused: the CLI matches names with std::regex, whose libstdc++ matcher
-// recurses per character (--include '.*weight' overflowed the stack on a 50,000-byte name). Model
-// checkpoints' names are module paths of a few hundred bytes at most.
 
 // A tensor (or key) name and a JSON value as quoted in an error, cut short: both come from a
 // header of up to 100 MB.

@@ -25,7 +25,10 @@ namespace accelmath::io {
 // The largest JSON header the reader accepts: the reference implementation's limit, so also the
 // largest a written file may have and still be read (the CLI refuses to write a larger one).
 inline constexpr uint64_t kMaxSafetensorsHeader = 100'000'000;
-// The longest tensor name the reader takes, in bytes (what a writer must keep to, too).
+// The longest tensor name the reader takes, in bytes (what a writer must keep to, too). Longer names
+// are refused: the CLI matches names with std::regex, whose libstdc++ matcher recurses per character
+// (--include '.*weight' overflowed the stack on a 50,000-byte name). Model checkpoints' names are
+// module paths of a few hundred bytes at most.
 inline constexpr std::size_t kMaxSafetensorsName = 4096;
 
 struct StTensor {

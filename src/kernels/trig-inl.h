@@ -89,6 +89,8 @@ inline constexpr float kTrigTiny = 0x1p-12f;
 inline constexpr uint32_t kTinyBits = 0x39800000u << 1;
 inline constexpr uint32_t kLimitBits = 0x43800000u << 1;
 inline constexpr uint32_t kInfBits = 0x7F800000u << 1;
+inline constexpr uint32_t kTanPiLoBits = 0x35800000u << 1;  // 2^-20 and 2^21: tanpi's fast path
+inline constexpr uint32_t kTanPiHiBits = 0x4A000000u << 1;
 static_assert(coeffs::kTrigF32Limit == 0x1p8f, "kLimitBits holds the bits of 2^8");
 inline constexpr int kWantSin = 1;
 inline constexpr int kWantCos = 2;
@@ -327,18 +329,6 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool AllAbsIn(D, V x) {
   return AllTrue(di, Lt(BitCast(di, u), Set(di, static_cast<int32_t>(0x80000000u + (kHi - kLo)))));
 }
 
-// AllAbsIn of both x0 and x1, one test.
-template <uint32_t kLo, uint32_t kHi, class D, class V>
-ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool AllAbsIn2(D, V x0, V x1) {
-  static_assert(kLo < kHi);
-  const RebindToUnsigned<D> du;
-  const RebindToSigned<D> di;
-  const auto u0 = Add(ShiftLeft<1>(BitCast(du, x0)), Set(du, 0x80000000u - kLo));
-  const auto u1 = Add(ShiftLeft<1>(BitCast(du, x1)), Set(du, 0x80000000u - kLo));
-  const auto lim = Set(di, static_cast<int32_t>(0x80000000u + (kHi - kLo)));
-  return AllTrue(di, And(Lt(BitCast(di, u0), lim), Lt(BitCast(di, u1), lim)));
-}
-
 // AllAbsIn's u, signed: lanes with lo <= |x| < hi have u in [-2^31, -2^31 + kHi - kLo); lanes with
 // |x| < lo (zeros included) have u in [2^31 - kLo, 2^31), and no other lane does (from |x| >= hi up,
 // u rises from -2^31 + kHi - kLo and wraps past 2^31 - 1 to values below 2^31 - kLo - 1).
@@ -361,6 +351,14 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool AllAbsInOr(D d, V x, M also) {
   const RebindToSigned<D> di;
   const auto in = Lt(AbsInU<kLo>(d, x), Set(di, static_cast<int32_t>(0x80000000u + (kHi - kLo))));
   return AllTrue(d, Or(RebindMask(d, in), also));
+}
+// AllAbsIn of both x0 and x1, one test (the pair kernels' fast-path test).
+template <uint32_t kLo, uint32_t kHi, class D, class V>
+ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE bool AllAbsIn2(D d, V x0, V x1) {
+  static_assert(kLo < kHi);
+  const RebindToSigned<D> di;
+  const auto lim = Set(di, static_cast<int32_t>(0x80000000u + (kHi - kLo)));
+  return AllTrue(di, And(Lt(AbsInU<kLo>(d, x0), lim), Lt(AbsInU<kLo>(d, x1), lim)));
 }
 
 // yes where k is odd (bit 0 of kbits, the bits of ReduceF32's kd), else no, in float32 lanes: one
@@ -472,8 +470,9 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
 // sin or cos (kWant one of them) of two vectors (the map driver's pair, as TanF32Pair): where both
 // take SinCosF32's fast path (one test for the two), both reductions, SinCosF32Parts2, each pick;
 // else SinCosF32 on each. The same bits as SinCosF32 on each vector (all 2^32 inputs, as TanF32Pair's).
-// Measured as TanF32Pair: sin 1.04x with the AVX2 code and 1.07-1.09x with AVX3, cos 1.04-1.06x and
-// 1.01-1.02x. sincos, a row of two results, has no pair (the driver's pair is for one result); its
+// Measured as TanF32Pair (the AVX-512 Zen 5; the AVX2 code forced there): sin 1.04x with the AVX2
+// code and 1.07-1.09x with AVX3, cos 1.04-1.06x and 1.01-1.02x; unmeasured on Intel, on a CPU whose
+// best target is AVX2 and on Arm. sincos, a row of two results, has no pair (the driver's pair is for one result); its
 // loop compiled to the same instructions but one (the parts shared through SinCosF32Parts2) and ran
 // 0.96-0.99x / 0.99-1.00x, which moved with the build linked: code placement.
 template <int kWant, class D, class V>
@@ -708,8 +707,7 @@ template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32(D d, V x) {
   const RebindToUnsigned<D> du;
   const auto sx = And(BitCast(du, x), Set(du, 0x80000000u));
-  constexpr uint32_t kLo = 0x35800000u << 1;  // bits of 2^-20, sign dropped
-  constexpr uint32_t kHi = 0x4A000000u << 1;  // bits of 2^21
+  constexpr uint32_t kLo = kTanPiLoBits, kHi = kTanPiHiBits;
   const bool ordinary = AllAbsIn<kLo, kHi>(d, x);
   const V ph = Set(d, coeffs::kTanPiF32PiHi);
   const V pl = Set(d, coeffs::kTanPiF32PiLo);
@@ -748,11 +746,11 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32(D d, V x) {
 // tanpi of two vectors (the map driver's pair, as TanF32Pair): where both take TanPiF32's fast path
 // (every lane 2^-20 <= |x| < 2^21; one test for the two), TanPiReduced2 and each vector's exact
 // zeros; else TanPiF32 on each. The same bits as TanPiF32 on each vector (all 2^32 inputs, as
-// TanF32Pair's). Measured as TanF32Pair: 1.06x with the AVX2 code, 1.05-1.06x with AVX3.
+// TanF32Pair's). Measured as TanF32Pair (the AVX-512 Zen 5): 1.06x with the AVX2 code forced there,
+// 1.05-1.06x with AVX3; unmeasured on Intel, on a CPU whose best target is AVX2 and on Arm.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanPiF32Pair(D d, V x0, V x1, V& y1) {
-  constexpr uint32_t kLo = 0x35800000u << 1;  // bits of 2^-20, sign dropped
-  constexpr uint32_t kHi = 0x4A000000u << 1;  // bits of 2^21
+  constexpr uint32_t kLo = kTanPiLoBits, kHi = kTanPiHiBits;
   if (AllAbsIn2<kLo, kHi>(d, x0, x1)) {
     V kd0, r0, kd1, r1;
     const V y0 = TanPiReduced2(d, x0, x1, kd0, r0, kd1, r1, y1);

@@ -3,10 +3,10 @@
 // interleaved instruction by instruction and the out-of-order window overlaps their latencies
 // (GCC does not schedule instructions across them on x86). Running a kernel on Pair<D> computes
 // exactly what two calls on D compute, bit for bit; only the instruction order changes.
-// It provides only the operations of the kernels that use it (today: the ndtri centre; running
-// the ndtri tail on pairs as well measured no faster, so it does not). The map driver's pair
-// kernels (sin, cos, tan, tanpi, erfc, normcdf: src/drivers/eval-inl.h) alternate their two chains
-// by hand instead (TanReduced2, Horner2, ExpFinite64Pair...): they run on SVE too, whose vectors
+// It provides only the operations of the kernels that use it (today: the ndtri centre). The map
+// driver's pair kernels (sin, cos, tan, tanpi, erfc, normcdf: src/drivers/eval-inl.h) and the ndtri
+// tail (NdtriTailPair, which the split driver's rare pass calls) alternate their two chains by hand
+// instead (TanReduced2, Horner2, ExpFinite64Pair, Estrin2...): they run on SVE too, whose vectors
 // cannot be a struct's members, and need masks, bit casts and rebinds this type does not have.
 #if defined(ACCELMATH_BACKEND_PAIR_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACCELMATH_BACKEND_PAIR_INL_H_

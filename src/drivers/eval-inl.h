@@ -142,15 +142,22 @@ ACCELMATH_KERNEL void EvalShape(const K& k, DE de, const Store& store, V... x) {
     }                                                                    \
   };
 #define ACCELMATH_DEFINE_KERNEL_SumOfSquares(name, kernel) ACCELMATH_DEFINE_KERNEL_Map(name, kernel)
-#define ACCELMATH_DEFINE_KERNEL_Split(name, kernel)       \
-  struct name##Kernel {                                   \
-    ACCELMATH_KERNEL_MEMBER(auto, IsCommon, kernel##IsCommon) \
-    ACCELMATH_KERNEL_MEMBER(V, Common, kernel##Common)    \
-    ACCELMATH_KERNEL_MEMBER(V, Rare, kernel##Rare)        \
-    template <class D, class V>                           \
-    ACCELMATH_KERNEL V operator()(D d, V x) const {       \
-      return SplitEval(*this, d, x);                      \
-    }                                                     \
+// `RarePair`: only where the kernel has <kernel>RarePair(d, x0, x1, y1), the rare part at two vectors
+// at once (NdtriRarePair), which the F64 split driver then calls on its compacted lanes (split-inl.h).
+#define ACCELMATH_DEFINE_KERNEL_Split(name, kernel)                   \
+  struct name##Kernel {                                               \
+    ACCELMATH_KERNEL_MEMBER(auto, IsCommon, kernel##IsCommon)         \
+    ACCELMATH_KERNEL_MEMBER(V, Common, kernel##Common)                \
+    ACCELMATH_KERNEL_MEMBER(V, Rare, kernel##Rare)                    \
+    template <class D, class V>                                       \
+    ACCELMATH_KERNEL auto RarePair(D d, V x0, V x1, V& y1) const      \
+        -> decltype(kernel##RarePair(d, x0, x1, y1)) {                \
+      return kernel##RarePair(d, x0, x1, y1);                         \
+    }                                                                 \
+    template <class D, class V>                                       \
+    ACCELMATH_KERNEL V operator()(D d, V x) const {                   \
+      return SplitEval(*this, d, x);                                  \
+    }                                                                 \
   };
 #define ACCELMATH_DEFINE_KERNEL(name, driver, kernel) ACCELMATH_DEFINE_KERNEL_##driver(name, kernel)
 #endif

@@ -5,7 +5,9 @@
 // buffers without a branch (a branch on "any rare lane?" mispredicts when the rare lanes are
 // scattered); then the rare lanes are evaluated densely by the rare formula and scattered back over
 // the common values (the inputs are kept because the common pass may have overwritten them: dst ==
-// src). The same per-lane functions as SplitEval
+// src). F64 rows run that rare pass two vectors at a time (the kernel's RarePair where it has one:
+// ndtri), scattering each result vector as it comes (ScatterIndex: one instruction on AVX-512 and
+// SVE), in blocks of 1024. The same per-lane functions as SplitEval
 // (drivers/eval-inl.h), so the same bits as the scalar lane. The partial last vector uses masked
 // loads and stores, so nothing past n is touched. F64 rows evaluate both parts in binary64 lanes;
 // F32 rows (erfinv, erfcinv) the common part in float32 lanes, all of a target's lanes at a time,
@@ -139,6 +141,18 @@ HWY_INLINE void SplitUnaryF32(const K& k, const float* src, float* dst, size_t n
   }
 }
 
+// The rare part at x0 (returned) and x1 (y1): the kernel's RarePair where it has one (eval-inl.h),
+// else Rare twice.
+template <class K, class D, class V>
+HWY_INLINE V RarePair(const K& k, D d, V x0, V x1, V& y1) {
+  if constexpr (requires { k.RarePair(d, x0, x1, y1); }) {
+    return k.RarePair(d, x0, x1, y1);
+  } else {
+    y1 = k.Rare(d, x1);
+    return k.Rare(d, x0);
+  }
+}
+
 // F64 Split rows: both parts in binary64 lanes.
 template <class K>
 HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n) {
@@ -146,11 +160,11 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
   const Rebind<float, decltype(dd)> df;
   const Rebind<int32_t, decltype(dd)> di;
   const size_t N = Lanes(dd);
-  constexpr size_t kBlock = 512;
-  constexpr size_t kSlack = HWY_MAX_BYTES / sizeof(double);  // appends write whole vectors
+  constexpr size_t kBlock = 1024;
+  constexpr size_t kSlack = 2 * HWY_MAX_BYTES / sizeof(double);  // appends and the last pair: whole vectors
   HWY_ALIGN int32_t rare_i[kBlock + kSlack];
   HWY_ALIGN float rare_x[kBlock + kSlack];
-  HWY_ALIGN float rare_y[kBlock + kSlack];
+  HWY_ALIGN float rest[2 * MaxLanes(df)];
   const void* const in_any[1] = {src};
   const auto iota = Iota(di, 0);
 #if HWY_TARGET != HWY_SCALAR
@@ -172,8 +186,10 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
       const auto x1 = PromoteTo(dd, f1);
       const auto c0 = k.IsCommon(dd, x0), c1 = k.IsCommon(dd, x1);
       if (AllFalse(dd, Or(c0, c1))) {  // every lane rare (tail-heavy inputs): no compaction
-        StoreU(DemoteTo(df, k.Rare(dd, x0)), df, dst + b + i);
-        StoreU(DemoteTo(df, k.Rare(dd, x1)), df, dst + b + i + N);
+        decltype(Zero(dd)) y1;
+        const auto y0 = RarePair(k, dd, x0, x1, y1);
+        StoreU(DemoteTo(df, y0), df, dst + b + i);
+        StoreU(DemoteTo(df, y1), df, dst + b + i + N);
         continue;
       }
 #if HWY_HAVE_SCALABLE  // SVE's vectors cannot be members of a struct: no Pair, one after the other
@@ -208,11 +224,27 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
       BlendedStore(DemoteTo(df, k.Common(dd, x)), live, df, dst + b + i);
       nr += Append(dd, di, df, take, idx, f, rare_i + nr, rare_x + nr);
     }
-    StoreU(Zero(df), df, rare_x + nr);  // the last rare vector's lanes past nr: 0, not stale
-    for (size_t j = 0; j < nr; j += N) {
-      StoreU(DemoteTo(df, k.Rare(dd, PromoteTo(dd, LoadU(df, rare_x + j)))), df, rare_y + j);
+    // The rare lanes two vectors at a time, their results scattered to their places (one
+    // instruction per vector where the target has one: AVX-512, SVE); the last 1..2N, lane by lane.
+    const auto rare = [&](size_t j, decltype(Zero(dd))& y1) HWY_ATTR {
+      return RarePair(k, dd, PromoteTo(dd, LoadU(df, rare_x + j)), PromoteTo(dd, LoadU(df, rare_x + j + N)), y1);
+    };
+    size_t j = 0;
+    for (; j + 2 * N <= nr; j += 2 * N) {
+      decltype(Zero(dd)) y1;
+      const auto y0 = rare(j, y1);
+      ScatterIndex(DemoteTo(df, y0), df, dst + b, LoadU(di, rare_i + j));
+      ScatterIndex(DemoteTo(df, y1), df, dst + b, LoadU(di, rare_i + j + N));
     }
-    for (size_t j = 0; j < nr; ++j) dst[b + static_cast<size_t>(rare_i[j])] = rare_y[j];
+    if (j < nr) {
+      StoreU(Zero(df), df, rare_x + nr);  // the last pair's lanes past nr: 0, not stale
+      StoreU(Zero(df), df, rare_x + nr + N);
+      decltype(Zero(dd)) y1;
+      const auto y0 = rare(j, y1);
+      StoreU(DemoteTo(df, y0), df, rest);
+      StoreU(DemoteTo(df, y1), df, rest + N);
+      for (size_t l = 0; l < nr - j; ++l) dst[b + static_cast<size_t>(rare_i[j + l])] = rest[l];
+    }
   }
 }
 

@@ -65,6 +65,41 @@ ACCELMATH_KERNEL V EstrinPart(const Coef& coef, V x, V x2, V x4, V x8, V x16) {
   }
 }
 
+// EstrinPart at x (coefficients coef0) and at y (coef1) at once: r0, r1 are EstrinPart's values,
+// the two trees' steps written alternately (see Estrin2).
+template <size_t I0, size_t N, class V, class Coef0, class Coef1>
+ACCELMATH_KERNEL void EstrinPart2(const Coef0& coef0, const Coef1& coef1, V x, V x2, V x4, V x8, V y, V y2, V y4, V y8,
+                                  V& r0, V& r1) {
+  static_assert(N <= 16);
+  if constexpr (N == 1) {
+    r0 = coef0(I0);
+    r1 = coef1(I0);
+  } else if constexpr (N == 2) {
+    r0 = MulAdd(coef0(I0 + 1), x, coef0(I0));
+    r1 = MulAdd(coef1(I0 + 1), y, coef1(I0));
+  } else {
+    constexpr size_t H = N > 8 ? 8 : N > 4 ? 4 : 2;
+    V lo0, lo1, hi0, hi1;
+    EstrinPart2<I0, H>(coef0, coef1, x, x2, x4, x8, y, y2, y4, y8, lo0, lo1);
+    EstrinPart2<I0 + H, N - H>(coef0, coef1, x, x2, x4, x8, y, y2, y4, y8, hi0, hi1);
+    r0 = MulAdd(hi0, H == 8 ? x8 : H == 4 ? x4 : x2, lo0);
+    r1 = MulAdd(hi1, H == 8 ? y8 : H == 4 ? y4 : y2, lo1);
+  }
+}
+
+// Estrin at x and at y (at most 16 coefficients): y0, y1 hold the same bits as Estrin at each.
+template <size_t N, class V, class Coef0, class Coef1>
+ACCELMATH_KERNEL void Estrin2(const Coef0& coef0, const Coef1& coef1, V x, V y, V& r0, V& r1) {
+  static_assert(N >= 2 && N <= 16);
+  const V x2 = Mul(x, x);
+  const V y2 = Mul(y, y);
+  const V x4 = N > 4 ? Mul(x2, x2) : x2;
+  const V y4 = N > 4 ? Mul(y2, y2) : y2;
+  const V x8 = N > 8 ? Mul(x4, x4) : x4;
+  const V y8 = N > 8 ? Mul(y4, y4) : y4;
+  EstrinPart2<0, N>(coef0, coef1, x, x2, x4, x8, y, y2, y4, y8, r0, r1);
+}
+
 template <size_t N, class V, class Coef>
 ACCELMATH_KERNEL V Estrin(const Coef& coef, V x) {
   static_assert(N >= 2 && N <= 32);
@@ -140,6 +175,14 @@ ACCELMATH_KERNEL V WithSign(D d, V r, V sign) {
 template <class D, class V, typename T, size_t N>
 ACCELMATH_KERNEL V Estrin(D d, V x, const std::array<T, N>& c) {
   return detail::Estrin<N>([&](size_t i) { return Set(d, c[i]); }, x);
+}
+
+// Estrin's scheme at x0 and at x1 (y0, y1: the same operations as Estrin at each), the two trees'
+// steps written alternately, so that the code a compiler emits for them interleaves (see TanF32Pair).
+template <class D, class V, typename T, size_t N>
+ACCELMATH_KERNEL void Estrin2(D d, V x0, V x1, const std::array<T, N>& c, V& y0, V& y1) {
+  const auto coef = [&](size_t i) { return Set(d, c[i]); };
+  detail::Estrin2<N>(coef, coef, x0, x1, y0, y1);
 }
 
 // Estrin with per-lane coefficients: lanes where pick_a is true use table a, the others table b.

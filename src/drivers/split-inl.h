@@ -164,7 +164,7 @@ HWY_INLINE void SplitUnaryF64(const K& k, const float* src, float* dst, size_t n
   constexpr size_t kSlack = 2 * HWY_MAX_BYTES / sizeof(double);  // appends and the last pair: whole vectors
   HWY_ALIGN int32_t rare_i[kBlock + kSlack];
   HWY_ALIGN float rare_x[kBlock + kSlack];
-  HWY_ALIGN float rest[2 * MaxLanes(df)];
+  HWY_ALIGN float rest[kSlack];  // the last pair's 2N results (not 2 * MaxLanes(df): on SVE that is N)
   const void* const in_any[1] = {src};
   const auto iota = Iota(di, 0);
 #if HWY_TARGET != HWY_SCALAR

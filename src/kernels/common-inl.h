@@ -87,7 +87,7 @@ ACCELMATH_KERNEL void EstrinPart2(const Coef0& coef0, const Coef1& coef1, V x, V
   }
 }
 
-// Estrin at x and at y (at most 16 coefficients): y0, y1 hold the same bits as Estrin at each.
+// Estrin at x and at y (at most 16 coefficients): r0, r1 hold the same bits as Estrin at each.
 template <size_t N, class V, class Coef0, class Coef1>
 ACCELMATH_KERNEL void Estrin2(const Coef0& coef0, const Coef1& coef1, V x, V y, V& r0, V& r1) {
   static_assert(N >= 2 && N <= 16);

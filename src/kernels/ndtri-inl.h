@@ -74,7 +74,8 @@ ACCELMATH_KERNEL auto NdtriRow(D d, R rows, const std::array<double, 8>& t) {
 // NdtriTailPair: the same at t0 and at t1 (returned, and y1), the two chains' steps alternating, so
 // that their code interleaves (TanF32Pair, trig-inl.h, says why the source order matters): one
 // vector's chain is 72-79 cycles long. Measured with AVX3 on an AVX-512 Zen 5, 8K values of t in
-// (0, 0.075) in cache, the library's flags: 24 cycles per vector one at a time, 20 in pairs. The
+// (0, 0.075) in cache, the library's flags: 24 cycles per vector one at a time, 20 in pairs (ns
+// counted as cycles at 3.7 GHz, the rate of a chain of dependent multiply-adds there). The
 // split driver's rare pass and its all-rare pairs call it (NdtriRarePair); NdtriTail: one vector,
 // the same code given it twice (at -O3 a compiler computes each step once: erfinv's and erfcinv's
 // array loops, which call it, compiled to the same size).

@@ -126,8 +126,7 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erf(D d, V x) {
 // (`accelmath sweep erfc --threads 2`, all 2^32 inputs).
 // ErfcPair(d, x0, x1, y1): erfc of two vectors, the steps of their chains alternating (the map
 // driver's pair, eval-inl.h; TanF32Pair in trig-inl.h says why); Erfc gives it its one vector twice.
-// The same bits either way (all 2^32 inputs, AVX3, the AVX2 code and EMU128 forced on an AVX-512 Zen
-// 5). There, as a pair (bench/ab.py, 64K, each build linked once): 1.03-1.05x with the AVX2 code,
+// The same bits either way (all 2^32 inputs, AVX3 and the AVX2 code forced on an AVX-512 Zen 5). There, as a pair (bench/ab.py, 64K, each build linked once): 1.03-1.05x with the AVX2 code,
 // 1.06-1.07x with AVX3 (near that guest's noise: erfcx, unchanged, read 1.00x / 1.04-1.05x);
 // NormcdfPair 1.05-1.06x / 1.03-1.04x. Unmeasured on Intel, on a CPU whose best target is AVX2, on Arm.
 template <class D, class V>

@@ -596,8 +596,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V TanF32(D d, V x) {
 
 // tan of two vectors (the map driver's pair; eval-inl.h): where both take TanF32's fast path (one
 // test for the two), both reductions, then TanReduced2, whose steps alternate between the vectors;
-// else TanF32 on each. The same bits as TanF32 on each vector (all 2^32 inputs, AVX3, the AVX2 code
-// and EMU128, each forced on a Zen 5, against the library before). Why: each vector's chain
+// else TanF32 on each. The same bits as TanF32 on each vector (all 2^32 inputs, AVX3 and the AVX2
+// code, each forced on a Zen 5, against the library before). Why: each vector's chain
 // (reduction, polynomial, division, correction) is about 80 cycles long against about 20 of
 // throughput, and written one vector after the other (TanF32 twice: a branch between them) GCC
 // emitted them one after the other and the out-of-order core overlapped too few of them.

@@ -60,7 +60,8 @@ namespace erf_impl {
 
 // erfcx(a) = P(a)/Q(a) for finite a >= 0 (kErfcxNum/kErfcxDen, 2^-35.1 relative; P, Q with
 // positive coefficients, so each is evaluated to a few 2^-53 relative). NaN stays NaN.
-// ErfcxRational2: at a0 and at a1, the steps alternating (y1: a1's); ErfcxRational: one vector.
+// ErfcxRational2: at a0 and at a1 (y1: a1's), the four Estrin trees one after the other in one
+// branch-free block, which the compiler schedules together; ErfcxRational: one vector.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcxRational2(D d, V a0, V a1, V& y1) {
   const V n0 = Estrin(d, a0, coeffs::kErfcxNum());
@@ -126,9 +127,11 @@ ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V Erf(D d, V x) {
 // (`accelmath sweep erfc --threads 2`, all 2^32 inputs).
 // ErfcPair(d, x0, x1, y1): erfc of two vectors, the steps of their chains alternating (the map
 // driver's pair, eval-inl.h; TanF32Pair in trig-inl.h says why); Erfc gives it its one vector twice.
-// The same bits either way (all 2^32 inputs, AVX3 and the AVX2 code forced on an AVX-512 Zen 5). There, as a pair (bench/ab.py, 64K, each build linked once): 1.03-1.05x with the AVX2 code,
+// The same bits either way (all 2^32 inputs, AVX3 and the AVX2 code forced on an AVX-512 Zen 5).
+// There, as a pair (bench/ab.py, 64K, each build linked once): 1.03-1.05x with the AVX2 code,
 // 1.06-1.07x with AVX3 (near that guest's noise: erfcx, unchanged, read 1.00x / 1.04-1.05x);
-// NormcdfPair 1.05-1.06x / 1.03-1.04x. Unmeasured on Intel, on a CPU whose best target is AVX2, on Arm.
+// NormcdfPair 1.05-1.06x / 1.03-1.04x. Unmeasured on Intel, on a CPU whose best target is AVX2, on
+// Arm.
 template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_ERF_INLINE V ErfcPair(D d, V x0, V x1, V& y1) {
   using namespace erf_impl;

@@ -379,8 +379,9 @@ ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V Expm1(D d, V x) {
 // P of degree 7 (2^-34.07, below 2^-34.0 with the rest), for erfc and normcdf, whose erfcx rational
 // is 2^-35.1 (1.03-1.11x faster there, AVX3 and the forced AVX2 code on a Zen 4 and an Intel Xeon;
 // erf-inl.h).
-// ExpFinite64Pair: of x0 and of x1 at once, their steps alternating (the erfc and normcdf pairs,
-// erf-inl.h); ExpFinite64 gives it its one vector twice (a compiler computes each step once).
+// ExpFinite64Pair: of x0 and of x1 at once, their steps alternating but for the two Estrin trees,
+// one after the other in the same branch-free block (the erfc and normcdf pairs, erf-inl.h);
+// ExpFinite64 gives it its one vector twice (a compiler computes each step once).
 template <class D, class V, size_t N>
 ACCELMATH_KERNEL ACCELMATH_EXP_LOG_INLINE V ExpFinite64Pair(D d, V x0, V x1, const std::array<double, N>& poly, V& y1) {
   const RebindToUnsigned<D> du;

@@ -472,8 +472,8 @@ ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32(D d, V x, V& cos_out) {
 // else SinCosF32 on each. The same bits as SinCosF32 on each vector (all 2^32 inputs, as TanF32Pair's).
 // Measured as TanF32Pair (the AVX-512 Zen 5; the AVX2 code forced there): sin 1.04x with the AVX2
 // code and 1.07-1.09x with AVX3, cos 1.04-1.06x and 1.01-1.02x; unmeasured on Intel, on a CPU whose
-// best target is AVX2 and on Arm. sincos, a row of two results, has no pair (the driver's pair is for one result); its
-// loop compiled to the same instructions but one (the parts shared through SinCosF32Parts2) and ran
+// best target is AVX2 and on Arm. sincos, a row of two results, has no pair (the driver's pair is for
+// one result); its loop compiled to the same instructions but one (the parts shared through SinCosF32Parts2) and ran
 // 0.96-0.99x / 0.99-1.00x, which moved with the build linked: code placement.
 template <int kWant, class D, class V>
 ACCELMATH_KERNEL ACCELMATH_TRIG_INLINE V SinCosF32Pair(D d, V x0, V x1, V& y1) {

@@ -24,6 +24,7 @@ namespace accelmath::HWY_NAMESPACE {
 // that are classes (x86, NEON) still find Highway's by argument-dependent lookup, SVE's built-in
 // types do not, so Highway's are declared here beside them.
 using hwy::HWY_NAMESPACE::Add;
+using hwy::HWY_NAMESPACE::Div;
 using hwy::HWY_NAMESPACE::Mul;
 using hwy::HWY_NAMESPACE::MulAdd;
 using hwy::HWY_NAMESPACE::MulSub;
@@ -49,6 +50,8 @@ template <class V>
 HWY_API PairV<V> Add(PairV<V> x, PairV<V> y) { return {Add(x.a, y.a), Add(x.b, y.b)}; }
 template <class V>
 HWY_API PairV<V> Sub(PairV<V> x, PairV<V> y) { return {Sub(x.a, y.a), Sub(x.b, y.b)}; }
+template <class V>
+HWY_API PairV<V> Div(PairV<V> x, PairV<V> y) { return {Div(x.a, y.a), Div(x.b, y.b)}; }
 template <class V>
 HWY_API PairV<V> Mul(PairV<V> x, PairV<V> y) { return {Mul(x.a, y.a), Mul(x.b, y.b)}; }
 template <class V>

@@ -10,7 +10,9 @@
 //     give IfThenElse(IsCommon, Common, Rare), skipping a region no lane needs (a whole-vector test,
 //     never per lane: each lane's value is the same pure function either way). In an F32 Split row
 //     IsCommon and Common take float32 lanes and Rare binary64 lanes (SplitRare widens the input and
-//     rounds the result once). The array driver of a Split row instead compacts the rare lanes
+//     rounds the result once). In an F64 Split row all three take binary64 lanes, and IsCommon must
+//     give the same answer on float32 lanes holding the same values (the array driver tests the
+//     float32 inputs: ndtri's exact bounds). The array driver of a Split row instead compacts the rare lanes
 //     (src/drivers/split-inl.h), with the same bits.
 //   EvalShape<E, S>(k, de, store, x...): one vector of each input of a row of shape S, as stored
 //     (float32 lanes, or int32 lanes for ldexp's n, as many as the evaluation lanes `de` hold),

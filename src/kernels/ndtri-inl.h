@@ -151,39 +151,33 @@ ACCELMATH_KERNEL V NdtriTail(D d, V t) {
   return NdtriTailPair(d, t, t, y1);
 }
 
-// The centre polynomial sum c_i y^i (16 terms): pairs c_2k + c_2k+1 y (independent fmas), then
-// Horner in y^2 over the pairs. 16 operations where Estrin's scheme takes 18 (y^4 and y^8), with a
-// longer dependency chain that two interleaved vectors (the split driver's Pair) and out-of-order
-// execution cover: measured faster on AVX2, and llvm-mca says the same of AVX-512 (Ice Lake).
-template <class D, class V, size_t N>
-ACCELMATH_KERNEL V NdtriCentrePoly(D d, V y, const std::array<double, N>& c) {
-  static_assert(N % 2 == 0 && N >= 4);
-  const V y2 = Mul(y, y);
-  V acc = MulAdd(Set(d, c[N - 1]), y, Set(d, c[N - 2]));
-  for (size_t k = N / 2 - 1; k-- > 0;) acc = MulAdd(acc, y2, MulAdd(Set(d, c[2 * k + 1]), y, Set(d, c[2 * k])));
-  return acc;
-}
-
 // Default ndtri, evaluated in binary64 lanes: `p` holds float32 values (exactly), the result is
-// rounded to float32 by the caller, once. The centre is accurate to 3.2e-10 relative and the
-// tails to 6.7e-11, so the float32 result is within 0.5 + 0.006 ulp of the exact value.
+// rounded to float32 by the caller, once. The centre is accurate to 1.5e-10 relative and the
+// tails to 6.7e-11, so the float32 result is within 0.5 + 0.003 ulp of the exact value.
 // Measured over every float32 input (`accelmath sweep ndtri --threads 2`, docs/accuracy.md):
-// max 0.503735 ulp at p = 0.0770828202 (the centre); 99.997019% correctly rounded.
-//   Centre, |p - 1/2| <= 0.425 (q = p - 1/2 exact, u = 2q):
-//     x = q Q(q^2 - shift/4) = u P(u^2 - shift), P the degree-15 Chebyshev interpolant of
-//     sqrt(2) erfinv(u)/u in w = u^2 (rel. error 3.2e-10, tools/coeffs/ndtri.py), Q_i = 2 4^i P_i
-//     (exactly: the same bits as u P), by NdtriCentrePoly. Odd in q, so the symmetry is exact.
+// max 0.502245 ulp at p = 0.0351590514 (the centre, by its edge); 99.997985% correctly rounded.
+//   Centre, 9/256 <= p <= 247/256 (kNdtriCentreLo; |q| <= 0.46484375, q = p - 1/2 exact): x = q
+//     N(y)/D(y), y = q^2 - shift (one fma), N and D of degree 6 and 7, a rational interpolant of
+//     ndtri(1/2 + q)/q in q^2 (relative error 1.5e-10, tools/coeffs/ndtri.py). Its reach towards
+//     the singularity at p = 0 and 1 is what it is for: the degree-15 polynomial it replaced
+//     stopped at |q| <= 0.425, leaving 15% of uniform p to the tails, where this leaves 7%, for
+//     two Horner chains (13 multiply-adds) and a division where that took 16 multiply-adds and
+//     multiplies (docs/erf_gamma_bessel.md, "A rational centre").
+//     The bounds are exact in float32, so the split driver tests the float32 inputs (16 lanes at
+//     once with AVX-512) and every path agrees. Odd in q, so the symmetry is exact; p = 1/2 gives +0.
 //   Tails: t = min(p, 1 - p) (exact); x = -NdtriTail(t) for p < 1/2, +NdtriTail(t) otherwise.
 template <class D, class V>
 ACCELMATH_KERNEL auto NdtriIsCommon(D d, V p) {
-  return Le(Abs(Sub(p, Set(d, 0.5))), Set(d, 0.425));
+  using T = TFromD<D>;
+  return And(Ge(p, Set(d, T(coeffs::kNdtriCentreLo))), Le(p, Set(d, T(1.0 - coeffs::kNdtriCentreLo))));
 }
 
 // The centre, valid where NdtriIsCommon (no special values there).
 template <class D, class V>
 ACCELMATH_KERNEL V NdtriCommon(D d, V p) {
   const V q = Sub(p, Set(d, 0.5));
-  return Mul(q, NdtriCentrePoly(d, MulSub(q, q, Set(d, coeffs::kNdtriCentreShiftQ)), coeffs::kNdtriCentreQ()));
+  const V y = MulSub(q, q, Set(d, coeffs::kNdtriCentreShift));
+  return Mul(q, Div(Horner(d, y, coeffs::kNdtriCentreNum()), Horner(d, y, coeffs::kNdtriCentreDen())));
 }
 
 // The tails, valid where !NdtriIsCommon; includes every special value (looked at only when a lane

@@ -323,7 +323,7 @@ constexpr RangeOverride kRangeOverrides[] = {
 // More input sets for some rows, timed as "<name>@<label>": the huge arguments of the trig functions
 // (every lane a different scale up to 1e30, so that the Payne-Hanek path runs on nearly every vector),
 // pow of a negative base (integer exponents: a real result), norm of long rows, ndtri on tail-heavy
-// p (log-uniform from 1e-38 to 0.5: 98% of the lanes in its tails, most of them far out) and on
+// p (log-uniform from 1e-38 to 0.5: 97% of the lanes in its tails, most of them far out) and on
 // centre-only p (uniform in [0.1, 0.9]: no lane in its tails; with the uniform set, the cost of a
 // centre lane and of the tails, docs/erf_gamma_bessel.md).
 struct ExtraRange {

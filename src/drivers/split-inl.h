@@ -10,7 +10,7 @@
 // SVE), in blocks of 1024. The same per-lane functions as SplitEval
 // (drivers/eval-inl.h), so the same bits as the scalar lane. The partial last vector uses masked
 // loads and stores, so nothing past n is touched. F64 rows evaluate both parts in binary64 lanes,
-// and test IsCommon on a pair's float32 inputs at once (2N lanes: one compare where two binary64
+// and test IsCommon on a pair's float32 inputs at once (2N lanes: one test where two binary64
 // ones and the joining of their masks were; the kernel's test must then be exact in both
 // precisions, as ndtri's bounds are: ndtri 1.09x with the AVX2 code and 1.02x with AVX3 on uniform p,
 // AVX-512 Zen 5); F32 rows (erfinv, erfcinv) the common part in float32 lanes, all of a target's

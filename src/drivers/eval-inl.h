@@ -12,8 +12,8 @@
 //     IsCommon and Common take float32 lanes and Rare binary64 lanes (SplitRare widens the input and
 //     rounds the result once). In an F64 Split row all three take binary64 lanes, and IsCommon must
 //     give the same answer on float32 lanes holding the same values (the array driver tests the
-//     float32 inputs: ndtri's exact bounds). The array driver of a Split row instead compacts the rare lanes
-//     (src/drivers/split-inl.h), with the same bits.
+//     float32 inputs: ndtri's exact bounds). The array driver of a Split row instead compacts the
+//     rare lanes (src/drivers/split-inl.h), with the same bits.
 //   EvalShape<E, S>(k, de, store, x...): one vector of each input of a row of shape S, as stored
 //     (float32 lanes, or int32 lanes for ldexp's n, as many as the evaluation lanes `de` hold),
 //     through the kernel: inputs converted exactly to the evaluation lanes (float32 widened to

@@ -13,9 +13,9 @@
 
 namespace accelmath::coeffs {
 
-// Centre, kNdtriCentreLo <= p <= 1 - kNdtriCentreLo: ndtri = q N(y)/D(y), q = p - 1/2, y = q^2 - kNdtriCentreShift;
-// N, D of degree 6, 7 (D_0 = 1), the rational interpolant at Chebyshev nodes; max relative
-// error (doubles, exact arithmetic) 1.53e-10; D >= 0.0174 there.
+// Centre, kNdtriCentreLo <= p <= 1 - kNdtriCentreLo: ndtri = q N(y)/D(y), q = p - 1/2,
+// y = q^2 - kNdtriCentreShift; N, D of degree 6, 7 (D_0 = 1), the rational interpolant at
+// Chebyshev nodes; max relative error (doubles, exact arithmetic) 1.53e-10; D >= 0.0174 there.
 inline constexpr double kNdtriCentreLo = 0x1.2000000000000p-5;  // |q| <= 0.46484375
 inline constexpr double kNdtriCentreShift = 0x1.bc00000000000p-4;
 ACCELMATH_COEFFS std::array<double, 7> kNdtriCentreNum() {

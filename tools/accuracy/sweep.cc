@@ -806,8 +806,8 @@ std::vector<float> edge_cases(const FunctionInfo* f) {
   // Neighbours (+-64 ulp) of region boundaries: the default's centre 9/256 <= p <= 247/256, the
   // taskbook's |p - 1/2| = 0.425, r = 5 (t = e^-25), 1/2, 1/4, 3/4, 1 - 2^-24 (largest float below
   // 1), and of the normal/subnormal boundary.
-  for (float c : {0.03515625f, 0.96484375f, 0.075f, 0.925f, std::exp(-25.0f), 1 - std::exp(-25.0f), 0.5f, 0.25f, 0.75f, 1.0f,
-                  std::numeric_limits<float>::min()}) {
+  for (float c : {0.03515625f, 0.96484375f, 0.075f, 0.925f, std::exp(-25.0f), 1 - std::exp(-25.0f), 0.5f,
+                  0.25f, 0.75f, 1.0f, std::numeric_limits<float>::min()}) {
     float lo = c, hi = c;
     for (int k = 0; k < 64; ++k) {
       lo = std::nextafter(lo, 0.0f), hi = std::nextafter(hi, 2.0f);

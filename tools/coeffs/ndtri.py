@@ -322,9 +322,9 @@ emit("// Every table lists the lowest-degree coefficient first.\n")
 emit("#pragma once\n\n#include <array>\n\n")
 emit("#if defined(__CUDACC__)\n#define ACCELMATH_COEFFS __host__ __device__ constexpr\n#else\n"
      "#define ACCELMATH_COEFFS constexpr\n#endif\n\nnamespace accelmath::coeffs {\n\n")
-emit(f"// Centre, kNdtriCentreLo <= p <= 1 - kNdtriCentreLo: ndtri = q N(y)/D(y), q = p - 1/2, y = q^2 - kNdtriCentreShift;\n"
-     f"// N, D of degree {CENTRE_M}, {CENTRE_N} (D_0 = 1), the rational interpolant at Chebyshev nodes; max relative\n"
-     f"// error (doubles, exact arithmetic) {mp.nstr(centre_err, 3)}; D >= {mp.nstr(centre_den_min, 3)} there.\n")
+emit(f"// Centre, kNdtriCentreLo <= p <= 1 - kNdtriCentreLo: ndtri = q N(y)/D(y), q = p - 1/2,\n"
+     f"// y = q^2 - kNdtriCentreShift; N, D of degree {CENTRE_M}, {CENTRE_N} (D_0 = 1), the rational interpolant at\n"
+     f"// Chebyshev nodes; max relative error (doubles, exact arithmetic) {mp.nstr(centre_err, 3)}; D >= {mp.nstr(centre_den_min, 3)} there.\n")
 emit(f"inline constexpr double kNdtriCentreLo = {hexd(CENTRE_LO)};  // |q| <= {CENTRE_LIMIT}\n")
 emit(f"inline constexpr double kNdtriCentreShift = {hexd(CENTRE_SHIFT)};\n")
 emit(arr("kNdtriCentreNum", "double", centre_num, hexd))

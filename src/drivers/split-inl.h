@@ -12,8 +12,8 @@
 // loads and stores, so nothing past n is touched. F64 rows evaluate both parts in binary64 lanes,
 // and test IsCommon on a pair's float32 inputs at once (2N lanes: one test where two binary64
 // ones and the joining of their masks were; the kernel's test must then be exact in both
-// precisions, as ndtri's bounds are: ndtri 1.09x with the AVX2 code and 1.02x with AVX3 on uniform p,
-// AVX-512 Zen 5); F32 rows (erfinv, erfcinv) the common part in float32 lanes, all of a target's
+// precisions, as ndtri's bounds are: ndtri 1.09x with the AVX2 code forced on an AVX-512 Zen 5 and
+// 1.02x with its AVX3 on uniform p; unmeasured on Intel and on a CPU whose best target is AVX2); F32 rows (erfinv, erfcinv) the common part in float32 lanes, all of a target's
 // lanes at a time, and the rare part in binary64 (SplitUnaryF32).
 // Per vector of the common pass the bookkeeping is two compresses (index and input vectors: a
 // register compress where the target has one, else a table lookup), two stores and one add. F64

@@ -175,7 +175,8 @@ ACCELMATH_KERNEL auto NdtriIsCommon(D d, V p) {
 // The centre, valid where NdtriIsCommon (no special values there). N and D by Horner's scheme,
 // written out here: through `Horner` GCC kept the per-element path's (the scalar lane's) two
 // chains out of line, compiled without FMA, so each step called libm's fma: scalar::ndtri ran at
-// half the speed (27 against 51 Melem/s, Zen 5).
+// half the speed (27 against 51 Melem/s, bench_ndtri on an AVX-512 Zen 5, the per-element code's
+// FMA clone; unmeasured elsewhere).
 template <class D, class V>
 ACCELMATH_KERNEL V NdtriCommon(D d, V p) {
   static constexpr auto kNum = coeffs::kNdtriCentreNum();

@@ -23,7 +23,8 @@ Ratios > 1: this build (the libaccelmath bench_math links: build/'s) is faster.
 `--vs mkl_ha` (or another anchor of bench_math: sleef_u10, libmvec, hwy, glibc) in place of `--ab` times
 this build against that anchor the same way, e.g. `MKL_THREADING_LAYER=SEQUENTIAL python3 bench/ab.py
 --vs mkl_ha --filter ndtri --targets avx2,avx512`: the best of each side, where bench/math_ratios.py gives
-medians.
+medians. `--this accelmath_scalar --vs glibc` times this build's per-element functions
+(accelmath/scalar.h, in the loop glibc's are called in) against the C library's instead.
 """
 import argparse
 
@@ -36,6 +37,9 @@ def main():
     who.add_argument("--ab", help="the other build's libaccelmath.so (a copy, not the file build/ links)")
     who.add_argument("--vs", choices=["mkl_ha", "sleef_u10", "libmvec", "hwy", "glibc"],
                      help="an anchor of bench_math instead of another build, timed the same way")
+    p.add_argument("--this", default="accelmath", choices=["accelmath", "accelmath_scalar"],
+                   help="with --vs: this build's array functions (default) or its per-element ones "
+                        "(accelmath/scalar.h in a loop, e.g. --this accelmath_scalar --vs glibc)")
     p.add_argument("--exe", default="build/bench_math")
     p.add_argument("--filter", default="", help="comma-separated functions (f also times f@label)")
     p.add_argument("--targets", default="", help="comma-separated: avx2, avx512 (default: the CPU's widest)")
@@ -43,13 +47,16 @@ def main():
     p.add_argument("--min-time", default="0.01")
     p.add_argument("--sizes", default="65536", help="comma-separated element counts among 1024, 65536, 16777216")
     args = p.parse_args()
+    if args.ab and args.this != "accelmath":
+        p.error("--this applies to --vs (--ab times the array functions of both builds)")
+    this = args.this
     sizes = [s.strip() for s in args.sizes.split(",") if s.strip()]
     names = "|".join(f.strip() for f in args.filter.split(",") if f.strip()) or "[^/]+"
     for target in [t.strip() for t in args.targets.split(",") if t.strip()] or [None]:
         other = "accelmath_ab" if args.ab else args.vs
         cmd = [args.exe, "--benchmark_format=json", f"--benchmark_repetitions={args.repetitions}",
                f"--benchmark_min_time={args.min_time}", "--benchmark_enable_random_interleaving=true",
-               f"--benchmark_filter=^({names})(@[a-z0-9]+)?/(accelmath|{other})/({'|'.join(sizes)})$"]
+               f"--benchmark_filter=^({names})(@[a-z0-9]+)?/({this}|{other})/({'|'.join(sizes)})$"]
         if args.ab:
             cmd.insert(1, f"--ab={args.ab}")
         if target:
@@ -67,13 +74,13 @@ def main():
         what = ctx.get("accelmath_ab", args.ab) if args.ab else args.vs + (
             f" ({ctx.get('mkl_vm_library', '?')})" if args.vs == "mkl_ha" else "")
         print(f"target {ctx.get('accelmath_target', '?')} (Highway {ctx.get('hwy_target', '?')}); this build: "
-              f"{args.exe}'s; other: {what}; best of {args.repetitions} interleaved "
+              f"{args.exe}'s {this}; other: {what}; best of {args.repetitions} interleaved "
               f"repetitions of {args.min_time} s, Melem/s")
         print(f"{'function':24s} {'n':>9s} {'this':>9s} {'other':>9s} {'this/other':>10s}")
         order = ctx.get("functions", "").split(",")
         for (fn, n), r in sorted(best.items(), key=lambda kv: (order.index(kv[0][0]) if kv[0][0] in order else len(order), kv[0][1])):
-            if "accelmath" in r and other in r:
-                print(f"{fn:24s} {n:9d} {r['accelmath']:9.0f} {r[other]:9.0f} {r['accelmath'] / r[other]:10.3f}")
+            if this in r and other in r:
+                print(f"{fn:24s} {n:9d} {r[this]:9.0f} {r[other]:9.0f} {r[this] / r[other]:10.3f}")
             else:
                 print(f"{fn:24s} {n:9d} (the other has no such row, or it failed bench_math's check)")
         print()

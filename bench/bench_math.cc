@@ -23,6 +23,9 @@
 //              (two inputs: _ZGVeN16vv_<libm> / _ZGVdN8vv_<libm>)
 //   glibc      the scalar C library function <libm> in a loop (libm.so.6, dlsym), of the row's
 //              signature: float(float), float(float, float), fmaf, ilogbf, frexpf, ldexpf, sincosf
+//   accelmath_scalar  ours per element: accelmath::scalar::<name> (accelmath/scalar.h) in glibc's
+//              loop (the shapes that loop has: not the predicates, Quaternary or Rows); the same on
+//              both --target values (its fma clone is picked by the CPU, not by Highway)
 //   hwy        Highway contrib/math <hwy> (CallExp, ...) in a plain loop, dispatched like ours
 //              (sqrt's column names CallSqrt: Highway's own Sqrt op, defined below)
 // The columns mkl, libm and hwy of each row name the anchors; an empty name (or `none`) means the
@@ -149,6 +152,7 @@ HWY_AFTER_NAMESPACE();
 
 #include "accelmath/math.h"
 #include "accelmath/registry.h"
+#include "accelmath/scalar.h"
 
 namespace accelmath_bench {
 
@@ -782,6 +786,19 @@ Fn GlibcImpl(const FunctionInfo& f, void* g) {
   }
 }
 
+// The per-element function accelmath::scalar::<name> (accelmath/scalar.h) of the row called `name`.
+void* ScalarFunction(std::string_view name) {
+  static const std::pair<std::string_view, void*> kScalar[] = {
+#define ACCELMATH_OP(name, ...) {#name, reinterpret_cast<void*>(&accelmath::scalar::name)},
+#include "accelmath/ops.def"
+#undef ACCELMATH_OP
+  };
+  for (const auto& [n, p] : kScalar) {
+    if (n == name) return p;
+  }
+  return nullptr;
+}
+
 // The implementations of a row: ours; MKL VM (vms<stem>: one input (n, a, r, mode), two results
 // (n, a, r1, r2, mode), two inputs (n, a, b, r, mode)); SLEEF and libmvec where the shape has a vector
 // ABI (libmvec: v and vv only); glibc's scalar <libm>; Highway's contrib/math for one or two inputs.
@@ -816,6 +833,8 @@ std::vector<Impl> Impls(const FunctionInfo& f, const Libs& libs, std::size_t row
   if (!libm.empty()) {
     if (Fn g = GlibcImpl(f, Sym(libs.libm, libm))) v.push_back({"glibc", g});
   }
+  // Ours per element, in the same loop as glibc's (the shapes that loop has a signature for).
+  if (Fn g = GlibcImpl(f, ScalarFunction(f.name))) v.push_back({"accelmath_scalar", g});
   if (std::string_view(f.hwy) != "none") {
     const HwyLoops& loops = LoopsOf(f);
     if (loops.map) {

@@ -1,6 +1,7 @@
 """bench_math --ab=LIB and bench/ab.py: another build of the library (here a copy of this one, a file of
 its own, so the dynamic loader maps it a second time) timed beside this build in one run; a path that
-is not a build of the library is a one-line error with exit 2; ab.py --vs ANCHOR times an anchor instead.
+is not a build of the library is a one-line error with exit 2; ab.py --vs ANCHOR times an anchor instead,
+--this accelmath_scalar our per-element functions.
 
 Usage: test_bench_ab.py BENCH_MATH_EXE LIBACCELMATH SOURCE_DIR
 """
@@ -55,6 +56,16 @@ def main():
                             "--min-time", "0.001", "--sizes", "1024"], capture_output=True, text=True, timeout=300)
         m = re.search(r"^exp\s+1024\s+(\d+)\s+(\d+)\s+(\d+\.\d+)$", p.stdout, re.M)
         check(p.returncode == 0 and m is not None and "other: glibc" in p.stdout, "bench/ab.py --vs glibc prints exp's row")
+        # --this accelmath_scalar: the per-element functions (accelmath::scalar::expf's loop) against glibc's.
+        p = subprocess.run([sys.executable, script, "--this", "accelmath_scalar", "--vs", "glibc", "--exe", exe, "--filter",
+                            "exp", "--repetitions", "3", "--min-time", "0.001", "--sizes", "1024"],
+                           capture_output=True, text=True, timeout=300)
+        m = re.search(r"^exp\s+1024\s+(\d+)\s+(\d+)\s+(\d+\.\d+)$", p.stdout, re.M)
+        check(p.returncode == 0 and m is not None and "accelmath_scalar; other: glibc" in p.stdout,
+              "bench/ab.py --this accelmath_scalar --vs glibc prints exp's row")
+        p = subprocess.run([sys.executable, script, "--this", "accelmath_scalar", "--ab", copy, "--exe", exe],
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 2 and "--this" in p.stderr, "bench/ab.py --this with --ab: a usage error")
         p = subprocess.run([sys.executable, script, "--exe", exe, "--filter", "exp"], capture_output=True, text=True, timeout=300)
         check(p.returncode == 2 and "--ab" in p.stderr, "bench/ab.py without --ab or --vs: a usage error")
     print(f"{len(failures)} failed")

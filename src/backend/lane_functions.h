@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "backend/scalar_lane.h"
 #include "drivers/sum_tree.h"
@@ -93,6 +94,11 @@ ACCELMATH_HD float EvalRows(const K& k, std::size_t n, const float* a) {
   return DemoteTo(D<float>(), k(dd, Vec<double>{s})).raw;
 }
 
+template <Eval E, Shape S, class K, class At, std::size_t... I>
+ACCELMATH_HD auto EvalInputs(const K& k, const At& at, std::index_sequence<I...>) {
+  return EvalElement<E, S>(k, at(std::integral_constant<int, static_cast<int>(I)>())...);
+}
+
 // Element i of every output from element i of every input (Rows: out[0][i] from the row
 // in[0][i row_length .. (i + 1) row_length)).
 template <Eval E, Shape S, class K>
@@ -102,19 +108,12 @@ ACCELMATH_HD void EvalAt(const K& k, void* const* out, const void* const* in, st
   const auto at = [&](auto input) {
     return static_cast<const Element<kOperands<S>.in[decltype(input)::value]>*>(in[input])[i];
   };
-  using I0 = std::integral_constant<int, 0>;
-  using I1 = std::integral_constant<int, 1>;
-  using I2 = std::integral_constant<int, 2>;
-  using I3 = std::integral_constant<int, 3>;
   if constexpr (S == Shape::kRows) {
     static_cast<float*>(out[0])[i] = EvalRows<E>(k, row_length, static_cast<const float*>(in[0]) + i * row_length);
   } else {
-    const auto r = [&] {
-      if constexpr (kOperands<S>.inputs == 1) return EvalElement<E, S>(k, at(I0()));
-      else if constexpr (kOperands<S>.inputs == 2) return EvalElement<E, S>(k, at(I0()), at(I1()));
-      else if constexpr (kOperands<S>.inputs == 3) return EvalElement<E, S>(k, at(I0()), at(I1()), at(I2()));
-      else return EvalElement<E, S>(k, at(I0()), at(I1()), at(I2()), at(I3()));
-    }();
+    // Not in a lambda: a lambda is an out-of-line function to GCC, compiled without the caller's
+    // target (src/dispatch/scalar.cc's fma clones), so each fma in it was a call to libm's.
+    const auto r = EvalInputs<E, S>(k, at, std::make_index_sequence<kOperands<S>.inputs>());
     static_cast<Element<kOperands<S>.out[0]>*>(out[0])[i] = r.first;
     if constexpr (kOperands<S>.outputs == 2) static_cast<Element<kOperands<S>.out[1]>*>(out[1])[i] = r.second;
   }

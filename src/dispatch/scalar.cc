@@ -5,6 +5,16 @@
 #include <climits>
 #include <cstddef>
 
+// Every kernel function of the scalar lane is forced inline here (ACCELMATH_KERNEL, read by
+// src/kernels/kernel_api.h; also the trig slow paths, out of line in the SIMD code), so that each
+// function below is compiled whole in each of its clones. A function left out of line is compiled
+// once, for the default target, and in the fma clone each of its fmas was a call to libm's: 30 of
+// the 71 per-element functions (and 52 of the 71 loops) reached such calls, among them erfc, tan,
+// sincos, asin, atan, pow, cbrt, tgamma and lgamma, which ran 2.5-6.5x slower (their FMA clones on
+// an AVX-512 Zen 5; unmeasured on Intel; docs/performance.md, "The per-element API"). No other host
+// file includes the scalar lane (CUDA's math.cu does, under nvcc: kernel_api.h's definition there).
+#define ACCELMATH_KERNEL inline __attribute__((always_inline))
+#define ACCELMATH_TRIG_NOINLINE
 #include "accelmath/scalar.h"
 #include "backend/lane_functions.h"
 #include "dispatch/contract.h"

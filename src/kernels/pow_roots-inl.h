@@ -266,7 +266,7 @@ ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RsqrtFn(D d, V x) {
   using namespace pow_roots_impl;
   const V one = Set(d, 1.0f), inf = Set(d, kInfF);
   // The Newton step on x' (x itself in [2^-64, 2^64]).
-  const auto step = [&](V xs) {
+  const auto step = [&](V xs) ACCELMATH_POW_ROOTS_INLINE {
     const V y0 = Div(one, Sqrt(xs));
     const V h = Mul(y0, y0);
     const V e = NegMulAdd(xs, MulSub(y0, y0, h), NegMulAdd(xs, h, one));
@@ -300,7 +300,7 @@ template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V CbrtFn(D d, V x) {
   using namespace pow_roots_impl;
   const V a = Abs(x);
-  const auto root = [&](auto subnormal, V aa) {
+  const auto root = [&](auto subnormal, V aa) ACCELMATH_POW_ROOTS_INLINE {
     V dz, wr, q, h, hl;
     const V z1 = CbrtCore<decltype(subnormal)::value>(d, aa, dz, wr, q, h, hl);
     const V big = Mul(wr, h);
@@ -318,7 +318,7 @@ template <class D, class V>
 ACCELMATH_KERNEL ACCELMATH_POW_ROOTS_INLINE V RcbrtFn(D d, V x) {
   using namespace pow_roots_impl;
   const V a = Abs(x);
-  const auto inv = [&](auto subnormal, V aa) {
+  const auto inv = [&](auto subnormal, V aa) ACCELMATH_POW_ROOTS_INLINE {
     V dz, wr, q, h, hl;
     const V z1 = CbrtCore<decltype(subnormal)::value>(d, aa, dz, wr, q, h, hl);
     return Mul(Add(z1, dz), Pow2IF(d, Neg(q)));

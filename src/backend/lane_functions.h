@@ -111,8 +111,8 @@ ACCELMATH_HD void EvalAt(const K& k, void* const* out, const void* const* in, st
   if constexpr (S == Shape::kRows) {
     static_cast<float*>(out[0])[i] = EvalRows<E>(k, row_length, static_cast<const float*>(in[0]) + i * row_length);
   } else {
-    // Not in a lambda: a lambda is an out-of-line function to GCC, compiled without the caller's
-    // target (src/dispatch/scalar.cc's fma clones), so each fma in it was a call to libm's.
+    // Not through a lambda: GCC left that lambda out of line, compiled for the default target, so
+    // in src/dispatch/scalar.cc's fma clones each fma in it was a call to libm's.
     const auto r = EvalInputs<E, S>(k, at, std::make_index_sequence<kOperands<S>.inputs>());
     static_cast<Element<kOperands<S>.out[0]>*>(out[0])[i] = r.first;
     if constexpr (kOperands<S>.outputs == 2) static_cast<Element<kOperands<S>.out[1]>*>(out[1])[i] = r.second;

@@ -11,7 +11,7 @@
 // once, for the default target, and in the fma clone each of its fmas was a call to libm's: 30 of
 // the 71 per-element functions (and 52 of the 71 loops) reached such calls, among them erfc, tan,
 // sincos, asin, atan, pow, cbrt, tgamma and lgamma, which ran 2.5-6.5x slower (their FMA clones on
-// an AVX-512 Zen 5; unmeasured on Intel; docs/performance.md, "The per-element API"). No other host
+// an AVX-512 Zen 5; unmeasured on Intel and on a CPU whose best target is AVX2; docs/performance.md, "The per-element API"). No other host
 // file includes the scalar lane (CUDA's math.cu does, under nvcc: kernel_api.h's definition there).
 #define ACCELMATH_KERNEL inline __attribute__((always_inline))
 #define ACCELMATH_TRIG_NOINLINE
